@@ -1,0 +1,102 @@
+import Crypto
+import Foundation
+import JWTKit
+import TouchstoneProtocol
+import _CryptoExtras
+
+/// A device's registered public key. The key fixes the algorithm: a token header never chooses the verifier.
+///
+/// ES256 (P-256), EdDSA (Ed25519) and RS256 (at least 2048 bits) are accepted; nothing else.
+public struct DevicePublicKey: Sendable {
+    /// The JWS algorithm this key verifies, and the only one it verifies.
+    public let algorithm: DeviceKeyAlgorithm
+    /// The key in canonical JWK form (only the members RFC 7638 hashes).
+    public let jwk: PublicJWK
+    /// The RFC 7638 SHA-256 thumbprint, base64url: the key's `kid`.
+    public let thumbprint: String
+    let verifier: JWTKeyCollection
+
+    /// Parses and validates a public JWK.
+    /// - Throws: ``KeyError`` when the key is not a valid P-256, Ed25519 or RSA-2048+ public key.
+    public init(jwk: PublicJWK) async throws {
+        guard jwk.d == nil else { throw KeyError("a private key was sent") }
+        let keys = JWTKeyCollection()
+        switch (jwk.kty, jwk.crv) {
+        case ("EC", "P-256"):
+            let x = try Self.bytes(jwk.x, "x", count: 32)
+            let y = try Self.bytes(jwk.y, "y", count: 32)
+            let key: P256.Signing.PublicKey
+            do {
+                key = try P256.Signing.PublicKey(x963Representation: [0x04] + x + y)
+            } catch {
+                throw KeyError("the point is not on P-256")
+            }
+            await keys.add(ecdsa: try ES256PublicKey(backing: key))
+            algorithm = .es256
+            self.jwk = PublicJWK(kty: "EC", crv: "P-256", x: Base64URL.encode(x), y: Base64URL.encode(y))
+        case ("OKP", "Ed25519"):
+            let x = try Self.bytes(jwk.x, "x", count: 32)
+            let key: Curve25519.Signing.PublicKey
+            do {
+                key = try Curve25519.Signing.PublicKey(rawRepresentation: x)
+            } catch {
+                throw KeyError("not an Ed25519 public key")
+            }
+            await keys.add(eddsa: EdDSA.PublicKey(backing: key))
+            algorithm = .edDSA
+            self.jwk = PublicJWK(kty: "OKP", crv: "Ed25519", x: Base64URL.encode(x))
+        case ("RSA", nil):
+            let n = Self.minimal(try Self.bytes(jwk.n, "n", count: nil))
+            let e = Self.minimal(try Self.bytes(jwk.e, "e", count: nil))
+            guard n.first.map({ $0 & 0x80 != 0 }) == true, n.count >= 256 else {
+                throw KeyError("RSA keys must have at least 2048 bits")
+            }
+            guard e.count <= 4, e.last.map({ $0 & 1 == 1 }) == true, e != [1] else {
+                throw KeyError("unusable RSA exponent")
+            }
+            let key: _RSA.Signing.PublicKey
+            do {
+                key = try _RSA.Signing.PublicKey(n: n, e: e)
+            } catch {
+                throw KeyError("not an RSA public key")
+            }
+            await keys.add(rsa: try Insecure.RSA.PublicKey(backing: key), digestAlgorithm: .sha256)
+            algorithm = .rs256
+            self.jwk = PublicJWK(kty: "RSA", n: Base64URL.encode(n), e: Base64URL.encode(e))
+        default:
+            throw KeyError("unsupported key type; use EC P-256, OKP Ed25519 or RSA")
+        }
+        self.thumbprint = Thumbprint.of(self.jwk)
+        self.verifier = keys
+    }
+
+    private static func bytes(_ member: String?, _ name: String, count: Int?) throws -> [UInt8] {
+        guard let member, let data = Base64URL.decode(member), !data.isEmpty else {
+            throw KeyError("member \(name) is missing or not base64url")
+        }
+        if let count, data.count != count {
+            throw KeyError("member \(name) must be \(count) bytes")
+        }
+        return [UInt8](data)
+    }
+
+    private static func minimal(_ bytes: [UInt8]) -> [UInt8] {
+        Array(bytes.drop(while: { $0 == 0 }))
+    }
+}
+
+/// The JWS algorithms a device key may use.
+public enum DeviceKeyAlgorithm: String, Sendable, Codable {
+    case es256 = "ES256"
+    case edDSA = "EdDSA"
+    case rs256 = "RS256"
+}
+
+/// A public key that cannot be registered; maps to 400 `invalid_key`.
+public struct KeyError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,141 @@
+import Crypto
+import Foundation
+import JWTKit
+import TouchstoneProtocol
+
+/// A device-signed compact JWS before its signature is checked: only routing information may be read from it.
+public struct UnverifiedDeviceToken: Sendable {
+    /// The token as received.
+    public let compact: String
+    /// `kid` from the protected header: which registered key claims to have signed.
+    public let kid: String
+    /// `iss` from the payload: the device (or enrolment) that claims to have signed.
+    public let issuer: String
+
+    /// Splits a compact JWS and reads `kid` and `iss`; nothing here is trusted yet.
+    /// - Throws: ``DeviceTokenError`` when the text is not a compact JWS with those members.
+    public init(_ compact: String) throws {
+        let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
+        guard compact.utf8.count <= 16_384, parts.count == 3,
+            let headerData = Base64URL.decode(String(parts[0])),
+            let payloadData = Base64URL.decode(String(parts[1])),
+            let header = try? JSONDecoder().decode(Header.self, from: headerData),
+            let payload = try? JSONDecoder().decode(Issuer.self, from: payloadData)
+        else {
+            throw DeviceTokenError("not a compact JWS with kid and iss")
+        }
+        self.compact = compact
+        self.kid = header.kid
+        self.issuer = payload.iss
+    }
+
+    /// SHA-256 of the token text, base64url: what the server keeps to accept a token only once.
+    public var digest: String { SecretDigest.sha256(compact) }
+
+    private struct Header: Decodable {
+        let kid: String
+    }
+
+    private struct Issuer: Decodable {
+        let iss: String
+    }
+}
+
+/// Checks the rules every device-signed token must pass.
+public struct DeviceTokenRules: Sendable {
+    /// The server's ISSUER, the only accepted `aud`.
+    public var audience: String
+    /// Longest allowed `exp - iat`.
+    public var maximumLifetime: Int64 = 120
+    /// How far in the future `iat` may be.
+    public var clockSkew: Int64 = 30
+
+    public init(audience: String) {
+        self.audience = audience
+    }
+}
+
+extension DevicePublicKey {
+    /// Verifies a device-signed token with this key and checks its header and claims.
+    ///
+    /// The signature is checked first, with this key's algorithm only; then `alg`, `typ`, `kid`, `iss`, `aud`,
+    /// `iat` and `exp`.
+    /// - Parameters:
+    ///   - token: the token, as split by ``UnverifiedDeviceToken``.
+    ///   - issuer: the device or enrolment id the token must name in `iss`.
+    ///   - rules: the audience and time limits.
+    ///   - now: the current time.
+    /// - Throws: ``DeviceTokenError`` with the reason (for logs, never for the client).
+    /// - ⚠️ A token that verifies must still be recorded as used before it has any effect.
+    public func verify<Claims: DeviceTokenClaims>(
+        _ token: UnverifiedDeviceToken, as _: Claims.Type, issuer: String, rules: DeviceTokenRules, now: Date
+    ) async throws -> Claims {
+        guard token.kid == thumbprint else { throw DeviceTokenError("kid does not name this key") }
+        let payload: DeviceTokenPayload<Claims>
+        do {
+            payload = try await verifier.verify(token.compact, as: DeviceTokenPayload<Claims>.self)
+        } catch {
+            throw DeviceTokenError("signature or payload rejected: \(error)")
+        }
+        try checkHeader(of: token, expecting: Claims.tokenType)
+        let claims = payload.claims
+        let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        guard claims.iss == issuer else { throw DeviceTokenError("iss does not match") }
+        guard claims.aud == rules.audience else { throw DeviceTokenError("aud is not this server") }
+        guard claims.exp > claims.iat, claims.exp - claims.iat <= rules.maximumLifetime else {
+            throw DeviceTokenError("exp - iat out of range")
+        }
+        guard claims.iat <= nowSeconds + rules.clockSkew else { throw DeviceTokenError("iat in the future") }
+        guard nowSeconds < claims.exp else { throw DeviceTokenError("expired") }
+        return claims
+    }
+
+    private func checkHeader(of token: UnverifiedDeviceToken, expecting type: DeviceTokenType) throws {
+        let encoded = token.compact.prefix(while: { $0 != "." })
+        guard let data = Base64URL.decode(String(encoded)),
+            let header = try? JSONDecoder().decode(ProtectedHeader.self, from: data)
+        else { throw DeviceTokenError("unreadable header") }
+        guard header.alg == algorithm.rawValue else { throw DeviceTokenError("alg differs from the key's") }
+        guard header.typ == type.rawValue else { throw DeviceTokenError("typ is not \(type.rawValue)") }
+        guard header.crit == nil else { throw DeviceTokenError("crit is not supported") }
+    }
+
+    private struct ProtectedHeader: Decodable {
+        let alg: String
+        let typ: String?
+        let crit: [String]?
+    }
+}
+
+/// Why a device-signed token was refused. The reason is for the log; clients see only the protocol code.
+public struct DeviceTokenError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// Adapts device-token claims to jwt-kit's payload protocol.
+struct DeviceTokenPayload<Claims: DeviceTokenClaims>: JWTPayload {
+    var claims: Claims
+
+    init(_ claims: Claims) {
+        self.claims = claims
+    }
+
+    init(from decoder: any Decoder) throws {
+        claims = try Claims(from: decoder)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try claims.encode(to: encoder)
+    }
+
+    /// Time-independent claim checks; time is checked against the injected clock in `verify(_:as:…)`.
+    func verify(using _: some JWTAlgorithm) async throws {
+        guard claims.exp > claims.iat else {
+            throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "exp must follow iat")
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// `POST /v1/introspect` body.
+public struct IntrospectionRequest: Codable, Sendable {
+    public var token: String
+
+    public init(token: String) {
+        self.token = token
+    }
+}
+
+/// `POST /v1/introspect` answer; every member but `active` is absent when inactive.
+public struct IntrospectionResult: Codable, Sendable, Equatable {
+    public var active: Bool
+    public var sub: String?
+    public var aud: String?
+    public var did: String?
+    public var amr: [String]?
+    public var acr: String?
+    public var scope: String?
+    public var exp: Int?
+
+    public static let inactive = IntrospectionResult(active: false)
+
+    public init(
+        active: Bool, sub: String? = nil, aud: String? = nil, did: String? = nil, amr: [String]? = nil,
+        acr: String? = nil, scope: String? = nil, exp: Int? = nil
+    ) {
+        self.active = active
+        self.sub = sub
+        self.aud = aud
+        self.did = did
+        self.amr = amr
+        self.acr = acr
+        self.scope = scope
+        self.exp = exp
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// `POST /v1/challenges` body.
+public struct ChallengeRequest: Codable, Sendable {
+    public var deviceId: String
+    public var purpose: String
+
+    public init(deviceId: String, purpose: String = "login") {
+        self.deviceId = deviceId
+        self.purpose = purpose
+    }
+}
+
+/// `POST /v1/challenges` answer.
+public struct ChallengeIssued: Codable, Sendable {
+    public var challenge: String
+    public var expiresAt: Date
+
+    public init(challenge: String, expiresAt: Date) {
+        self.challenge = challenge
+        self.expiresAt = expiresAt
+    }
+}
+
+/// `POST /v1/sessions` body.
+public struct AssertionLoginRequest: Codable, Sendable {
+    public var clientId: String
+    public var assertion: String
+
+    public init(clientId: String, assertion: String) {
+        self.clientId = clientId
+        self.assertion = assertion
+    }
+}
+
+/// `POST /v1/sessions/refresh` body.
+public struct RefreshRequest: Codable, Sendable {
+    public var refreshToken: String
+
+    public init(refreshToken: String) {
+        self.refreshToken = refreshToken
+    }
+}
+
+/// The tokens of a session, as every login, refresh and approval returns them.
+public struct Session: Codable, Sendable, Equatable {
+    public var accessToken: String
+    public var refreshToken: String
+    public var tokenType: String
+    public var expiresIn: Int
+    public var amr: [String]
+    public var acr: String
+    public var userId: String
+    /// `null` (never omitted) for sessions without a device.
+    public var deviceId: String?
+    public var scope: String
+
+    public init(
+        accessToken: String, refreshToken: String, expiresIn: Int, amr: [String], acr: String,
+        userId: String, deviceId: String?, scope: String
+    ) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.tokenType = "Bearer"
+        self.expiresIn = expiresIn
+        self.amr = amr
+        self.acr = acr
+        self.userId = userId
+        self.deviceId = deviceId
+        self.scope = scope
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case accessToken, refreshToken, tokenType, expiresIn, amr, acr, userId, deviceId, scope
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(accessToken, forKey: .accessToken)
+        try container.encode(refreshToken, forKey: .refreshToken)
+        try container.encode(tokenType, forKey: .tokenType)
+        try container.encode(expiresIn, forKey: .expiresIn)
+        try container.encode(amr, forKey: .amr)
+        try container.encode(acr, forKey: .acr)
+        try container.encode(userId, forKey: .userId)
+        try container.encode(deviceId, forKey: .deviceId)
+        try container.encode(scope, forKey: .scope)
+    }
+}

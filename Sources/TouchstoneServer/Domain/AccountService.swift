@@ -1,0 +1,72 @@
+import Foundation
+import TouchstoneProtocol
+
+/// Accounts and password checks.
+struct AccountService: Sendable {
+    let environment: ServiceEnvironment
+
+    static let passwordLength = 8...1024
+    static let usernameLength = 1...128
+
+    /// Creates an account.
+    func create(_ request: CreateAccountRequest, ip: String) async throws -> CreateAccountResponse {
+        guard environment.settings.selfSignup else {
+            throw ProblemError(403, .signupDisabled, "Accounts are created by an administrator on this server.")
+        }
+        try Self.checkUsername(request.username)
+        guard Self.passwordLength.contains(request.password.count) else {
+            throw ProblemError(
+                400, .weakPassword, "The password must have 8 to 1024 characters.")
+        }
+        let user = UserRecord(
+            id: ServiceEnvironment.newID(), username: request.username,
+            passwordHash: try await environment.hasher.hash(request.password), createdAt: environment.clock.now())
+        do {
+            try await environment.store.createUser(user)
+        } catch StoreError.conflict {
+            throw ProblemError(409, .usernameTaken, "This username is taken.")
+        }
+        await environment.auditor.record("account.create", outcome: "ok", userId: user.id, ip: ip)
+        return CreateAccountResponse(userId: user.id)
+    }
+
+    /// Checks a password with throttling; unknown usernames cost the same bcrypt work as known ones.
+    /// - Throws: 429 `too_many_attempts` while throttled, 401 `invalid_credentials` for any wrong pair.
+    func verifyPassword(username: String, password: String, clientId: String, ip: String, event: String) async throws
+        -> UserRecord
+    {
+        try await environment.throttle.check(username: username, address: ip)
+        let user = try await environment.store.user(username: username)
+        guard Self.passwordLength.contains(password.count),
+            try await environment.hasher.verify(password, against: user?.passwordHash), let user
+        else {
+            try await environment.throttle.recordFailure(username: username, address: ip)
+            await environment.auditor.record(
+                event, outcome: "invalid_credentials", userId: user?.id, clientId: clientId, ip: ip)
+            throw ProblemError.invalidCredentials
+        }
+        try await environment.throttle.recordSuccess(username: username)
+        return user
+    }
+
+    /// `POST /v1/sessions/password`: an `aal1` session without a device.
+    func passwordSession(_ request: PasswordLoginRequest, ip: String) async throws -> Session {
+        let app = try await environment.app(request.clientId)
+        let user = try await verifyPassword(
+            username: request.username, password: request.password, clientId: app.clientId, ip: ip,
+            event: "login.password")
+        let session = try await SessionService(environment: environment).issue(
+            userId: user.id, device: nil, clientId: app.clientId, amr: ["pwd"], acr: "aal1")
+        await environment.auditor.record("login.password", outcome: "ok", userId: user.id, clientId: app.clientId, ip: ip)
+        return session
+    }
+
+    static func checkUsername(_ username: String) throws {
+        guard usernameLength.contains(username.count),
+            !username.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
+            username.trimmingCharacters(in: .whitespaces) == username
+        else {
+            throw ProblemError.invalidRequest("username must have 1 to 128 characters, no control characters and no surrounding spaces")
+        }
+    }
+}

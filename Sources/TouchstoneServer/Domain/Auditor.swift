@@ -1,0 +1,25 @@
+import Foundation
+import Logging
+
+/// Writes audit events; a failure to audit is logged and never turns an answer into an error.
+///
+/// ⚠️ Never pass a PIN, password, assertion or token in `detail`.
+struct Auditor: Sendable {
+    let store: any TouchstoneStore
+    let clock: any WallClock
+    let logger: Logger
+
+    func record(
+        _ event: String, outcome: String, userId: String? = nil, deviceId: String? = nil, clientId: String? = nil,
+        ip: String? = nil, detail: String? = nil
+    ) async {
+        let entry = AuditEvent(
+            at: clock.now(), event: event, outcome: outcome, userId: userId, deviceId: deviceId, clientId: clientId,
+            ip: ip, detail: detail)
+        do {
+            try await store.audit(entry)
+        } catch {
+            logger.error("audit write failed", metadata: ["event": .string(event), "error": .string("\(error)")])
+        }
+    }
+}

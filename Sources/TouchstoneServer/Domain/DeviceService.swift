@@ -1,0 +1,48 @@
+import Foundation
+import TouchstoneProtocol
+
+/// A user's own devices, seen through a Bearer session.
+struct DeviceService: Sendable {
+    let environment: ServiceEnvironment
+
+    /// `GET /v1/devices`: the caller's active devices.
+    func list(_ identity: AccessIdentity) async throws -> DeviceList {
+        let devices = try await environment.store.devices(userId: identity.userId).filter(\.isActive)
+        return DeviceList(
+            devices: devices.map { device in
+                DeviceSummary(
+                    deviceId: device.id, name: device.name, model: device.model, createdAt: device.createdAt,
+                    lastUsedAt: device.lastUsedAt, biometric: device.biometricKey != nil,
+                    current: device.id == identity.deviceId)
+            })
+    }
+
+    /// `DELETE /v1/devices/{id}`: revokes the device and ends its sessions.
+    func delete(_ deviceId: String, by identity: AccessIdentity, ip: String) async throws {
+        let device = try await ownDevice(deviceId, of: identity)
+        _ = try await environment.store.revokeDevice(id: device.id, reason: "deleted by user", at: environment.clock.now())
+        await environment.auditor.record(
+            "device.revoke", outcome: "ok", userId: identity.userId, deviceId: device.id,
+            clientId: identity.claims.aud, ip: ip, detail: "by user")
+    }
+
+    /// `DELETE /v1/devices/{id}/biometric-key`: opt-out; biometric assertions from it fail from now on.
+    func optOut(_ deviceId: String, by identity: AccessIdentity, ip: String) async throws {
+        let device = try await ownDevice(deviceId, of: identity)
+        guard try await environment.store.removeBiometricKey(deviceId: device.id) else { throw ProblemError.deviceNotFound }
+        await environment.auditor.record(
+            "device.opt_out", outcome: "ok", userId: identity.userId, deviceId: device.id,
+            clientId: identity.claims.aud, ip: ip)
+    }
+
+    /// An active device of the caller; any other device needs a privileged (stepped-up) token.
+    private func ownDevice(_ deviceId: String, of identity: AccessIdentity) async throws -> DeviceRecord {
+        guard let device = try await environment.store.device(id: deviceId), device.userId == identity.userId,
+            device.isActive
+        else { throw ProblemError.deviceNotFound }
+        guard device.id == identity.deviceId || identity.isPrivileged else {
+            throw ProblemError(403, .stepUpRequired, "Confirm with your password (step-up) to change another device.")
+        }
+        return device
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+import TouchstoneCrypto
+import TouchstoneProtocol
+
+/// Verifies device-signed tokens with a registered key and accepts each verified token only once.
+struct DeviceTokenGate: Sendable {
+    let environment: ServiceEnvironment
+
+    /// Verifies `token` with `key`, then records it as used.
+    /// - Parameters:
+    ///   - issuer: the device or enrolment the token must name.
+    ///   - invalid: thrown when verification fails (detail goes to the log only).
+    ///   - replayed: thrown when a verified token comes a second time.
+    func accept<Claims: DeviceTokenClaims>(
+        _ token: UnverifiedDeviceToken, key: DevicePublicKey, as type: Claims.Type, issuer: String,
+        invalid: ProblemError, replayed: ProblemError
+    ) async throws -> Claims {
+        let claims: Claims
+        do {
+            claims = try await key.verify(
+                token, as: type, issuer: issuer, rules: environment.tokenRules, now: environment.clock.now())
+        } catch {
+            environment.logger.info(
+                "device token refused", metadata: ["issuer": .string(issuer), "reason": .string("\(error)")])
+            throw invalid
+        }
+        let first = try await environment.store.recordUsedToken(
+            digest: token.digest, expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.exp)))
+        guard first else { throw replayed }
+        return claims
+    }
+
+    /// Parses a token's routing members, or throws `invalid`.
+    static func parse(_ compact: String, invalid: ProblemError) throws -> UnverifiedDeviceToken {
+        do {
+            return try UnverifiedDeviceToken(compact)
+        } catch {
+            throw invalid
+        }
+    }
+}

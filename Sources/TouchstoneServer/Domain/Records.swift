@@ -1,0 +1,126 @@
+import Foundation
+import TouchstoneProtocol
+
+/// An app (client id) of a publisher, with its policy.
+struct AppRecord: Sendable, Equatable {
+    var clientId: String
+    var publisher: String
+    var policy: AppPolicy
+}
+
+/// An account.
+struct UserRecord: Sendable, Equatable {
+    var id: String
+    var username: String
+    var passwordHash: String
+    var createdAt: Date
+}
+
+/// An enrolled device with its two keys and PIN state.
+struct DeviceRecord: Sendable, Equatable {
+    var id: String
+    var userId: String
+    var clientId: String
+    var publisher: String
+    var name: String
+    var model: String
+    var vendorId: String
+    var os: String
+    var fingerprint: String
+    var deviceKey: PublicJWK
+    var deviceKeyThumbprint: String
+    var biometricKey: PublicJWK?
+    var biometricKeyThumbprint: String?
+    var pinHash: String?
+    var pinFailures: Int
+    var pinLockedAt: Date?
+    var createdAt: Date
+    var lastUsedAt: Date?
+    var revokedAt: Date?
+
+    var isActive: Bool { revokedAt == nil }
+}
+
+/// The device data of a completed enrolment, kept while the enrolment waits for approval.
+struct PendingDevice: Codable, Sendable, Equatable {
+    var device: DeviceDescription
+    var fingerprint: String
+    var deviceKey: PublicJWK
+    var deviceKeyThumbprint: String
+    var biometricKey: PublicJWK?
+    var biometricKeyThumbprint: String?
+    var pinHash: String?
+    var ip: String
+}
+
+/// An enrolment from its password check to its device.
+struct EnrollmentRecord: Sendable, Equatable {
+    enum State: String, Sendable {
+        /// Waiting for the device's proofs.
+        case started
+        /// Its challenge was answered; the enrolment is being completed.
+        case consumed
+        /// Proofs accepted; waiting for another device's approval.
+        case pending
+        case approved
+        case denied
+        /// The device exists (directly, or once an approval has been delivered).
+        case completed
+    }
+
+    var id: String
+    var userId: String
+    var clientId: String
+    var challenge: String
+    var challengeExpiresAt: Date
+    var state: State
+    var pollSecretHash: String?
+    var pendingExpiresAt: Date?
+    var pendingDevice: PendingDevice?
+    var deviceId: String?
+    var createdAt: Date
+}
+
+/// A session: the family of its refresh tokens.
+struct SessionRecord: Sendable, Equatable {
+    var id: String
+    var userId: String
+    var deviceId: String?
+    var clientId: String
+    var amr: [String]
+    var acr: String
+    var authTime: Date
+    var lastActivityAt: Date
+    var createdAt: Date
+    var revokedAt: Date?
+}
+
+/// An API key of an app, stored as its SHA-256.
+struct APIKeyRecord: Sendable, Equatable {
+    var id: String
+    var clientId: String
+    var createdAt: Date
+    var revokedAt: Date?
+}
+
+/// A token-signing key of the server.
+struct ServerKeyRecord: Sendable, Equatable {
+    var kid: String
+    /// The P-256 private key's raw representation, base64url.
+    var privateKey: String
+    var createdAt: Date
+    var activatesAt: Date
+    var retiredAt: Date?
+}
+
+/// One audited event.
+public struct AuditEvent: Sendable, Equatable, Codable {
+    public var at: Date
+    public var event: String
+    public var outcome: String
+    public var userId: String?
+    public var deviceId: String?
+    public var clientId: String?
+    public var ip: String?
+    public var detail: String?
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// What an operator configures; checked once at start-up.
+public struct ServerSettings: Sendable {
+    /// The public base URL: `aud` of device tokens, `iss` of access tokens. No trailing slash.
+    public var issuer: String
+    /// Whether `POST /v1/accounts` is open to anyone.
+    public var selfSignup: Bool = true
+    /// Proxies whose last `X-Forwarded-For` hop is trusted as the client's address.
+    public var trustedProxies: [CIDR] = []
+    /// bcrypt cost for passwords and PINs; at least 12.
+    public var bcryptCost: UInt8 = PasswordHasher.minimumCost
+    public var accessTokenLifetime: Int = 600
+    public var challengeLifetime: TimeInterval = 60
+    /// How long an enrolment waits for another device's approval.
+    public var pendingEnrollmentLifetime: TimeInterval = 600
+
+    /// - Throws: ``ConfigurationError`` for an issuer that is not an absolute URL, or not `https` outside localhost.
+    public init(issuer: String) throws {
+        var issuer = issuer
+        while issuer.hasSuffix("/") { issuer.removeLast() }
+        guard let url = URL(string: issuer), let scheme = url.scheme, let host = url.host, !host.isEmpty,
+            url.query == nil, url.fragment == nil
+        else {
+            throw ConfigurationError("--issuer must be an absolute URL such as https://login.example.com")
+        }
+        guard scheme == "https" || (scheme == "http" && host == "localhost") else {
+            throw ConfigurationError("--issuer must use https unless its host is localhost (got \(issuer))")
+        }
+        self.issuer = issuer
+    }
+}

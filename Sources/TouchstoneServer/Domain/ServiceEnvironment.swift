@@ -1,0 +1,28 @@
+import Foundation
+import Logging
+import TouchstoneCrypto
+
+/// What every domain service shares: the store, the clock, the settings and the server's keys.
+struct ServiceEnvironment: Sendable {
+    let store: any TouchstoneStore
+    let clock: any WallClock
+    let settings: ServerSettings
+    let hasher: PasswordHasher
+    let signer: TokenSigner
+    let logger: Logger
+
+    var auditor: Auditor { Auditor(store: store, clock: clock, logger: logger) }
+    var throttle: PasswordThrottle { PasswordThrottle(store: store, clock: clock) }
+    var tokenRules: DeviceTokenRules { DeviceTokenRules(audience: settings.issuer) }
+
+    /// The app with this client id, or 404 `app_not_found`.
+    func app(_ clientId: String) async throws -> AppRecord {
+        guard let app = try await store.app(clientId: clientId) else { throw ProblemError.appNotFound }
+        return app
+    }
+
+    /// A new opaque identifier.
+    static func newID() -> String {
+        UUID().uuidString.lowercased()
+    }
+}

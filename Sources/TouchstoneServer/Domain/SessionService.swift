@@ -1,0 +1,140 @@
+import Foundation
+import TouchstoneCrypto
+import TouchstoneProtocol
+
+/// The caller of a Bearer request: a verified access token of a live session.
+struct AccessIdentity: Sendable {
+    let claims: AccessTokenClaims
+    let session: SessionRecord
+
+    var userId: String { claims.sub }
+    var deviceId: String? { claims.did }
+    var isPrivileged: Bool { claims.scope.split(separator: " ").contains("privileged") }
+}
+
+/// A session ready to be stored, with the tokens to return once it is.
+struct PreparedSession: Sendable {
+    let record: SessionRecord
+    let refreshTokenHash: String
+    let wire: Session
+}
+
+/// Issues, refreshes and ends sessions.
+struct SessionService: Sendable {
+    let environment: ServiceEnvironment
+
+    /// Builds a new session and signs its first access token; the caller stores it.
+    func prepare(
+        userId: String, device: DeviceRecord?, clientId: String, amr: [String], acr: String, authTime: Date? = nil
+    ) async throws -> PreparedSession {
+        let now = environment.clock.now()
+        let record = SessionRecord(
+            id: ServiceEnvironment.newID(), userId: userId, deviceId: device?.id, clientId: clientId, amr: amr,
+            acr: acr, authTime: authTime ?? now, lastActivityAt: now, createdAt: now, revokedAt: nil)
+        let refreshToken = SecretDigest.randomToken()
+        let wire = try await tokens(for: record, jkt: device?.deviceKeyThumbprint, refreshToken: refreshToken)
+        return PreparedSession(record: record, refreshTokenHash: SecretDigest.sha256(refreshToken), wire: wire)
+    }
+
+    /// Creates and stores a session.
+    func issue(userId: String, device: DeviceRecord?, clientId: String, amr: [String], acr: String) async throws -> Session {
+        let prepared = try await prepare(userId: userId, device: device, clientId: clientId, amr: amr, acr: acr)
+        try await environment.store.createSession(prepared.record, refreshTokenHash: prepared.refreshTokenHash)
+        return prepared.wire
+    }
+
+    /// Rotates a refresh token. A device session also needs a request token signed by its device key.
+    /// - Parameter deviceProof: the `TouchstoneDevice` authorization, if any.
+    func refresh(refreshToken: String, deviceProof: String?, ip: String) async throws -> Session {
+        let now = environment.clock.now()
+        let hash = SecretDigest.sha256(refreshToken)
+        guard let (session, rotated) = try await environment.store.refreshToken(hash: hash), session.revokedAt == nil
+        else {
+            throw ProblemError(401, .refreshTokenInvalid, "The refresh token is not valid.")
+        }
+        if rotated {
+            try await environment.store.revokeSession(id: session.id, reason: "refresh token reused", at: now)
+            await environment.auditor.record(
+                "refresh", outcome: "refresh_token_reused", userId: session.userId, deviceId: session.deviceId,
+                clientId: session.clientId, ip: ip)
+            throw Self.reused
+        }
+        var device: DeviceRecord?
+        if let deviceId = session.deviceId {
+            device = try await verifyDeviceProof(deviceProof, deviceId: deviceId, path: "/v1/sessions/refresh")
+        }
+        let policy = try await environment.app(session.clientId).policy
+        if now.timeIntervalSince(session.lastActivityAt) > TimeInterval(policy.inactivityTimeoutSeconds)
+            || now.timeIntervalSince(session.authTime) > TimeInterval(policy.sessionMaxLifetimeSeconds)
+        {
+            await environment.auditor.record(
+                "refresh", outcome: "reauthentication_required", userId: session.userId, deviceId: session.deviceId,
+                clientId: session.clientId, ip: ip)
+            throw ProblemError(401, .reauthenticationRequired, "Unlock again with a fingerprint or the PIN.")
+        }
+        let newToken = SecretDigest.randomToken()
+        guard
+            try await environment.store.rotateRefreshToken(
+                hash: hash, newHash: SecretDigest.sha256(newToken), sessionId: session.id, at: now)
+        else {
+            throw Self.reused
+        }
+        var refreshed = session
+        refreshed.lastActivityAt = now
+        return try await tokens(for: refreshed, jkt: device?.deviceKeyThumbprint, refreshToken: newToken)
+    }
+
+    /// Verifies a `TouchstoneDevice` request token of a device for `POST path`.
+    /// - Returns: the device, active.
+    func verifyDeviceProof(_ authorization: String?, deviceId: String, path: String, method: String = "POST")
+        async throws -> DeviceRecord
+    {
+        let invalid = ProblemError(401, .invalidDeviceProof, "The device's signed request could not be verified.")
+        guard let authorization else {
+            throw ProblemError(401, .deviceProofRequired, "This request must be signed by the device.")
+        }
+        let token = try DeviceTokenGate.parse(authorization, invalid: invalid)
+        guard token.issuer == deviceId, let device = try await environment.store.device(id: deviceId),
+            device.isActive, token.kid == device.deviceKeyThumbprint
+        else { throw invalid }
+        let key = try await DevicePublicKey(jwk: device.deviceKey)
+        let claims = try await DeviceTokenGate(environment: environment).accept(
+            token, key: key, as: RequestClaims.self, issuer: deviceId, invalid: invalid, replayed: invalid)
+        guard claims.htm == method, claims.htu == environment.settings.issuer + path, !claims.jti.isEmpty else {
+            throw invalid
+        }
+        return device
+    }
+
+    /// Ends the caller's session.
+    func end(_ identity: AccessIdentity) async throws {
+        try await environment.store.revokeSession(id: identity.session.id, reason: "logout", at: environment.clock.now())
+    }
+
+    /// The identity behind a Bearer token, or 401.
+    func authenticate(bearer token: String) async throws -> AccessIdentity {
+        guard let claims = try await environment.signer.verify(token),
+            let session = try await environment.store.session(id: claims.sid), session.revokedAt == nil,
+            session.userId == claims.sub
+        else { throw ProblemError.unauthorized }
+        return AccessIdentity(claims: claims, session: session)
+    }
+
+    private func tokens(for session: SessionRecord, jkt: String?, refreshToken: String) async throws -> Session {
+        let now = Int64(environment.clock.now().timeIntervalSince1970)
+        let lifetime = environment.settings.accessTokenLifetime
+        let claims = AccessTokenClaims(
+            iss: environment.settings.issuer, aud: session.clientId, sub: session.userId, sid: session.id,
+            did: session.deviceId, amr: session.amr, acr: session.acr,
+            auth_time: Int64(session.authTime.timeIntervalSince1970), scope: "session",
+            cnf: jkt.map { AccessTokenClaims.Confirmation(jkt: $0) }, iat: now, exp: now + Int64(lifetime),
+            jti: ServiceEnvironment.newID())
+        return Session(
+            accessToken: try await environment.signer.sign(claims), refreshToken: refreshToken, expiresIn: lifetime,
+            amr: session.amr, acr: session.acr, userId: session.userId, deviceId: session.deviceId,
+            scope: claims.scope)
+    }
+
+    private static let reused = ProblemError(
+        401, .refreshTokenReused, "This refresh token was already used; the session has been ended.")
+}

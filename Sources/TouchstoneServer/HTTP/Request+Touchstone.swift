@@ -1,0 +1,61 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import TouchstoneProtocol
+
+extension Request {
+    /// Decodes a JSON body of at most 64 KiB: 413 when larger, 400 `invalid_request` when malformed.
+    mutating func decodeBody<T: Decodable>(_ type: T.Type, context: TouchstoneRequestContext) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await collectBody(upTo: context.maxUploadSize)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw ProblemError.from(httpStatus: .contentTooLarge)
+        }
+        do {
+            return try WireCoding.decoder().decode(type, from: Data(buffer: buffer))
+        } catch let error as DecodingError {
+            throw ProblemError.invalidRequest(Self.describe(error))
+        } catch {
+            throw ProblemError.invalidRequest("the body is not JSON")
+        }
+    }
+
+    /// The credential after `scheme ` in `Authorization`, if that is the scheme used.
+    func authorization(scheme: String) -> String? {
+        guard let value = headers[.authorization] else { return nil }
+        let prefix = scheme + " "
+        guard value.count > prefix.count, value.lowercased().hasPrefix(prefix.lowercased()) else { return nil }
+        return String(value.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let parent = path(context)
+            return "missing field \(parent.isEmpty ? key.stringValue : parent + "." + key.stringValue)"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "field \(path(context)) has the wrong type"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "the body is not JSON" : "field \(path(context)) is invalid"
+        @unknown default:
+            return "the body does not match the expected shape"
+        }
+    }
+}
+
+extension Response {
+    /// A JSON answer; `noStore` for anything that carries tokens or secrets.
+    static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, noStore: Bool = false) throws -> Response {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if noStore {
+            headers[.cacheControl] = "no-store"
+        }
+        let body = try WireCoding.encoder().encode(value)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}

@@ -1,0 +1,22 @@
+import HTTPTypes
+import Hummingbird
+
+/// Headers every answer carries.
+struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        var response = try await next(request, context)
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[.referrerPolicy] = "no-referrer"
+        response.headers[.contentSecurityPolicy] = "default-src 'none'; frame-ancestors 'none'"
+        return response
+    }
+}
+
+extension HTTPField.Name {
+    static let xContentTypeOptions = Self("X-Content-Type-Options")!
+    static let referrerPolicy = Self("Referrer-Policy")!
+    static let pollSecret = Self("X-Poll-Secret")!
+    static let xForwardedFor = Self("X-Forwarded-For")!
+}

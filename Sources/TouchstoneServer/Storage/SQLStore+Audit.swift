@@ -1,0 +1,54 @@
+import Foundation
+import SQLKit
+
+extension SQLStore {
+    func audit(_ event: AuditEvent) async throws {
+        let milliseconds = Int64((event.at.timeIntervalSince1970 * 1000).rounded(.down))
+        try await provider.write { database in
+            try await database.raw(
+                """
+                INSERT INTO audit_events (id, at_ms, event, outcome, user_id, device_id, client_id, ip, detail)
+                VALUES (\(bind: UUID().uuidString.lowercased()), \(bind: milliseconds), \(bind: event.event),
+                    \(bind: event.outcome), \(bind: event.userId), \(bind: event.deviceId), \(bind: event.clientId),
+                    \(bind: event.ip), \(bind: event.detail))
+                """
+            ).run()
+        }
+    }
+
+    func auditEvents(since: Date?, userId: String?) async throws -> [AuditEvent] {
+        let sinceMilliseconds = since.map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.down)) } ?? 0
+        return try await provider.read { database in
+            let filter: SQLQueryString =
+                userId.map { "AND user_id = \(bind: $0)" } ?? ""
+            return try await database.raw(
+                """
+                SELECT at_ms, event, outcome, user_id, device_id, client_id, ip, detail FROM audit_events
+                WHERE at_ms >= \(bind: sinceMilliseconds) \(filter) ORDER BY at_ms, id
+                """
+            ).all().map { row in
+                AuditEvent(
+                    at: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "at_ms", as: Int64.self)) / 1000),
+                    event: try row.string("event"), outcome: try row.string("outcome"),
+                    userId: try row.optionalString("user_id"), deviceId: try row.optionalString("device_id"),
+                    clientId: try row.optionalString("client_id"), ip: try row.optionalString("ip"),
+                    detail: try row.optionalString("detail"))
+            }
+        }
+    }
+
+    func purgeExpired(now: Date) async throws {
+        let seconds = now.storedSeconds
+        try await provider.write { database in
+            try await database.raw("DELETE FROM challenges WHERE expires_at <= \(bind: seconds)").run()
+        }
+        try await provider.write { database in
+            try await database.raw("DELETE FROM used_tokens WHERE expires_at <= \(bind: seconds)").run()
+        }
+        try await provider.write { database in
+            try await database.raw(
+                "DELETE FROM password_throttle WHERE blocked_until <= \(bind: seconds) AND last_failure_at <= \(bind: seconds - 86_400)"
+            ).run()
+        }
+    }
+}

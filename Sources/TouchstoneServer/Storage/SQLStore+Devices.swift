@@ -1,0 +1,134 @@
+import Foundation
+import SQLKit
+import TouchstoneProtocol
+
+extension SQLStore {
+    static let deviceColumns = """
+        id, user_id, client_id, publisher, name, model, vendor_id, os, fingerprint, device_key, \
+        device_key_thumbprint, biometric_key, biometric_key_thumbprint, pin_hash, pin_failures, pin_locked_at, \
+        created_at, last_used_at, revoked_at
+        """
+
+    func device(id: String) async throws -> DeviceRecord? {
+        try await provider.read { database in
+            try await database.raw("SELECT \(unsafeRaw: Self.deviceColumns) FROM devices WHERE id = \(bind: id)")
+                .first().map(Self.deviceRecord)
+        }
+    }
+
+    func devices(userId: String) async throws -> [DeviceRecord] {
+        try await provider.read { database in
+            try await database.raw(
+                "SELECT \(unsafeRaw: Self.deviceColumns) FROM devices WHERE user_id = \(bind: userId) ORDER BY created_at, id"
+            ).all().map(Self.deviceRecord)
+        }
+    }
+
+    func allDevices() async throws -> [DeviceRecord] {
+        try await provider.read { database in
+            try await database.raw("SELECT \(unsafeRaw: Self.deviceColumns) FROM devices ORDER BY created_at, id")
+                .all().map(Self.deviceRecord)
+        }
+    }
+
+    func revokeDevice(id: String, reason: String, at: Date) async throws -> Bool {
+        try await provider.transaction { database in
+            try await Self.revokeDevice(id: id, reason: reason, at: at, in: database)
+        }
+    }
+
+    /// Revokes an active device and its sessions inside the caller's transaction.
+    static func revokeDevice(id: String, reason: String, at: Date, in database: any SQLDatabase) async throws -> Bool {
+        let revoked = try await database.raw(
+            """
+            UPDATE devices SET revoked_at = \(bind: at.storedSeconds), revoked_reason = \(bind: reason)
+            WHERE id = \(bind: id) AND revoked_at IS NULL RETURNING id
+            """
+        ).first() != nil
+        if revoked {
+            try await database.raw(
+                """
+                UPDATE sessions SET revoked_at = \(bind: at.storedSeconds), revoked_reason = \(bind: "device " + reason)
+                WHERE device_id = \(bind: id) AND revoked_at IS NULL
+                """
+            ).run()
+        }
+        return revoked
+    }
+
+    func removeBiometricKey(deviceId: String) async throws -> Bool {
+        try await provider.write { database in
+            try await database.raw(
+                """
+                UPDATE devices SET biometric_key = NULL, biometric_key_thumbprint = NULL
+                WHERE id = \(bind: deviceId) AND revoked_at IS NULL RETURNING id
+                """
+            ).first() != nil
+        }
+    }
+
+    func countWrongPIN(deviceId: String, limit: Int, at: Date) async throws -> PINCount? {
+        try await provider.write { database in
+            // One statement: concurrent wrong PINs are serialized by the database and never overshoot `limit`.
+            try await database.raw(
+                """
+                UPDATE devices SET pin_failures = pin_failures + 1,
+                    pin_locked_at = CASE WHEN pin_failures + 1 >= \(bind: limit) THEN \(bind: at.storedSeconds) ELSE NULL END
+                WHERE id = \(bind: deviceId) AND pin_locked_at IS NULL
+                RETURNING pin_failures, pin_locked_at
+                """
+            ).first().map { row in
+                PINCount(failures: try row.int("pin_failures"), locked: try row.optionalDate("pin_locked_at") != nil)
+            }
+        }
+    }
+
+    func resetPINFailures(deviceId: String) async throws -> Bool {
+        try await provider.write { database in
+            try await database.raw(
+                """
+                UPDATE devices SET pin_failures = 0
+                WHERE id = \(bind: deviceId) AND pin_locked_at IS NULL RETURNING id
+                """
+            ).first() != nil
+        }
+    }
+
+    func touchDevice(id: String, at: Date) async throws {
+        try await provider.write { database in
+            try await database.raw("UPDATE devices SET last_used_at = \(bind: at.storedSeconds) WHERE id = \(bind: id)")
+                .run()
+        }
+    }
+
+    static func insertDevice(_ device: DeviceRecord, in database: any SQLDatabase) async throws {
+        let deviceKey = try json(device.deviceKey)
+        let biometricKey = try device.biometricKey.map(json)
+        try await database.raw(
+            """
+            INSERT INTO devices (\(unsafeRaw: deviceColumns))
+            VALUES (\(bind: device.id), \(bind: device.userId), \(bind: device.clientId), \(bind: device.publisher),
+                \(bind: device.name), \(bind: device.model), \(bind: device.vendorId), \(bind: device.os),
+                \(bind: device.fingerprint), \(bind: deviceKey), \(bind: device.deviceKeyThumbprint),
+                \(bind: biometricKey), \(bind: device.biometricKeyThumbprint), \(bind: device.pinHash),
+                \(bind: device.pinFailures), \(bind: device.pinLockedAt?.storedSeconds),
+                \(bind: device.createdAt.storedSeconds), \(bind: device.lastUsedAt?.storedSeconds),
+                \(bind: device.revokedAt?.storedSeconds))
+            """
+        ).run()
+    }
+
+    static func deviceRecord(_ row: any SQLRow) throws -> DeviceRecord {
+        DeviceRecord(
+            id: try row.string("id"), userId: try row.string("user_id"), clientId: try row.string("client_id"),
+            publisher: try row.string("publisher"), name: try row.string("name"), model: try row.string("model"),
+            vendorId: try row.string("vendor_id"), os: try row.string("os"), fingerprint: try row.string("fingerprint"),
+            deviceKey: try fromJSON(try row.string("device_key"), as: PublicJWK.self),
+            deviceKeyThumbprint: try row.string("device_key_thumbprint"),
+            biometricKey: try row.optionalString("biometric_key").map { try fromJSON($0, as: PublicJWK.self) },
+            biometricKeyThumbprint: try row.optionalString("biometric_key_thumbprint"),
+            pinHash: try row.optionalString("pin_hash"), pinFailures: try row.int("pin_failures"),
+            pinLockedAt: try row.optionalDate("pin_locked_at"), createdAt: try row.date("created_at"),
+            lastUsedAt: try row.optionalDate("last_used_at"), revokedAt: try row.optionalDate("revoked_at"))
+    }
+}

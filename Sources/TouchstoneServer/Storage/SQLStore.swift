@@ -1,0 +1,60 @@
+import Foundation
+import SQLKit
+import TouchstoneProtocol
+
+/// The store on any SQL database SQLKit speaks: the same statements serve SQLite and PostgreSQL.
+final class SQLStore: TouchstoneStore {
+    let provider: any SQLDatabaseProvider
+
+    init(provider: any SQLDatabaseProvider) {
+        self.provider = provider
+    }
+
+    /// Runs the migrations.
+    func migrate() async throws {
+        try await Migrations.run(on: provider)
+    }
+
+    func shutdown() async throws {
+        try await provider.shutdown()
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+
+    static func fromJSON<T: Decodable>(_ text: String, as type: T.Type) throws -> T {
+        try JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+}
+
+extension Date {
+    /// Whole seconds since 1970, as stored.
+    var storedSeconds: Int64 { Int64(timeIntervalSince1970.rounded(.down)) }
+
+    init(storedSeconds: Int64) {
+        self.init(timeIntervalSince1970: TimeInterval(storedSeconds))
+    }
+}
+
+extension SQLRow {
+    func string(_ column: String) throws -> String {
+        try decode(column: column, as: String.self)
+    }
+
+    func optionalString(_ column: String) throws -> String? {
+        try decode(column: column, as: String?.self)
+    }
+
+    func int(_ column: String) throws -> Int {
+        try decode(column: column, as: Int.self)
+    }
+
+    func date(_ column: String) throws -> Date {
+        Date(storedSeconds: try decode(column: column, as: Int64.self))
+    }
+
+    func optionalDate(_ column: String) throws -> Date? {
+        try decode(column: column, as: Int64?.self).map(Date.init(storedSeconds:))
+    }
+}

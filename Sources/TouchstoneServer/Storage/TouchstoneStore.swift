@@ -1,0 +1,104 @@
+import Foundation
+import TouchstoneProtocol
+
+/// Everything the server persists. Every method is atomic on its own: conditional statements or one
+/// transaction, never a read followed by a write in Swift.
+protocol TouchstoneStore: Sendable {
+    // MARK: Apps and API keys
+    func app(clientId: String) async throws -> AppRecord?
+    func apps() async throws -> [AppRecord]
+    /// Inserts an app, or replaces its publisher and policy.
+    func saveApp(_ app: AppRecord) async throws
+    /// Creates the `demo` publisher's `com.example.demo` app when there is no app at all.
+    func createDemoAppIfEmpty(_ app: AppRecord) async throws
+    func createAPIKey(_ key: APIKeyRecord, hash: String) async throws
+    /// The app of an unrevoked key with this SHA-256.
+    func apiKeyClientId(hash: String) async throws -> String?
+    func apiKeys() async throws -> [APIKeyRecord]
+    /// `false` when there is no such unrevoked key.
+    func revokeAPIKey(id: String, at: Date) async throws -> Bool
+
+    // MARK: Users
+    /// - Throws: ``StoreError/conflict`` when the username is taken.
+    func createUser(_ user: UserRecord) async throws
+    func user(username: String) async throws -> UserRecord?
+    func user(id: String) async throws -> UserRecord?
+    func users() async throws -> [UserRecord]
+
+    // MARK: Enrolments
+    func createEnrollment(_ enrollment: EnrollmentRecord) async throws
+    func enrollment(id: String) async throws -> EnrollmentRecord?
+    /// Moves a `started` enrolment whose challenge is still valid to `completed` or `pending`; `false` if it was
+    /// not in that state (used, unknown or expired).
+    func consumeEnrollmentChallenge(id: String, now: Date) async throws -> Bool
+    /// Parks a consumed enrolment until another device approves it.
+    func parkEnrollment(id: String, device: PendingDevice, pollSecretHash: String, expiresAt: Date) async throws
+    /// In one transaction: revokes the user's active devices with the same fingerprint, inserts the device,
+    /// the session and its first refresh token, and records the device on the enrolment.
+    func completeEnrollment(id: String, device: DeviceRecord, session: SessionRecord, refreshTokenHash: String)
+        async throws
+
+    // MARK: Devices
+    func device(id: String) async throws -> DeviceRecord?
+    func devices(userId: String) async throws -> [DeviceRecord]
+    func allDevices() async throws -> [DeviceRecord]
+    /// Revokes an active device and ends its sessions; `false` when it was not active.
+    func revokeDevice(id: String, reason: String, at: Date) async throws -> Bool
+    /// Deletes an active device's biometric key; `false` when the device is not active.
+    func removeBiometricKey(deviceId: String) async throws -> Bool
+    /// Counts one wrong PIN unless the PIN is locked; locks it when the count reaches `limit`.
+    /// - Returns: the count after this failure, or `nil` when the PIN was already locked (nothing counted).
+    func countWrongPIN(deviceId: String, limit: Int, at: Date) async throws -> PINCount?
+    /// Resets the count after a right PIN; `false` when the PIN is locked.
+    func resetPINFailures(deviceId: String) async throws -> Bool
+    func touchDevice(id: String, at: Date) async throws
+
+    // MARK: Challenges and used tokens
+    func createChallenge(_ challenge: String, subject: String, purpose: String, expiresAt: Date) async throws
+    /// Deletes the challenge if it exists, is bound to this subject and purpose, and has not expired.
+    func consumeChallenge(_ challenge: String, subject: String, purpose: String, now: Date) async throws -> Bool
+    /// Records a verified token's digest; `false` when it was recorded before (a replay).
+    func recordUsedToken(digest: String, expiresAt: Date) async throws -> Bool
+
+    // MARK: Sessions
+    func createSession(_ session: SessionRecord, refreshTokenHash: String) async throws
+    func session(id: String) async throws -> SessionRecord?
+    /// The session a refresh token belongs to, and whether the token was already rotated.
+    func refreshToken(hash: String) async throws -> (session: SessionRecord, rotated: Bool)?
+    /// In one transaction: marks `hash` rotated, stores `newHash` for the same live session and records the
+    /// activity. When `hash` was already rotated (a reuse, even a concurrent one), revokes the session instead.
+    /// - Returns: `false` when the token was not rotated by this call.
+    func rotateRefreshToken(hash: String, newHash: String, sessionId: String, at: Date) async throws -> Bool
+    func revokeSession(id: String, reason: String, at: Date) async throws
+
+    // MARK: Password throttling
+    /// The latest `blocked_until` of these throttle keys.
+    func throttledUntil(keys: [String]) async throws -> Date?
+    /// Counts a failure for a key and blocks it until the time `delay` gives for the new count.
+    func countFailure(key: String, at: Date, delay: @Sendable (Int) -> TimeInterval) async throws
+    func clearFailures(key: String) async throws
+
+    // MARK: Signing keys
+    func serverKeys() async throws -> [ServerKeyRecord]
+    /// Inserts the first key when there is none.
+    func createFirstServerKey(_ key: ServerKeyRecord) async throws
+    /// Inserts `next` and retires the keys active now at `next.activatesAt`.
+    func rotateServerKey(next: ServerKeyRecord) async throws
+
+    // MARK: Audit and housekeeping
+    func audit(_ event: AuditEvent) async throws
+    func auditEvents(since: Date?, userId: String?) async throws -> [AuditEvent]
+    /// Deletes expired challenges, used-token digests and stale throttle rows.
+    func purgeExpired(now: Date) async throws
+}
+
+/// A PIN failure count after one more wrong PIN.
+struct PINCount: Sendable, Equatable {
+    var failures: Int
+    var locked: Bool
+}
+
+/// Store failures the domain maps to protocol errors.
+enum StoreError: Error, Equatable {
+    case conflict
+}

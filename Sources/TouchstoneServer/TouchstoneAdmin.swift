@@ -1,0 +1,161 @@
+import Foundation
+import Logging
+import TouchstoneCrypto
+import TouchstoneProtocol
+
+/// What `touchstone admin` does, straight on the database; a running server sees the changes.
+public final class TouchstoneAdmin: Sendable {
+    private let store: SQLStore
+    private let clock: any WallClock
+
+    private init(store: SQLStore, clock: any WallClock) {
+        self.store = store
+        self.clock = clock
+    }
+
+    /// Opens (and migrates) the database; an empty one gets the demo app, as `serve` would give it.
+    public static func open(database: DatabaseLocation, clock: any WallClock = SystemClock(), logger: Logger)
+        async throws -> TouchstoneAdmin
+    {
+        let store = try await TouchstoneRuntime.openStore(database, logger: logger)
+        try await store.createDemoAppIfEmpty(TouchstoneRuntime.demoApp)
+        return TouchstoneAdmin(store: store, clock: clock)
+    }
+
+    public func close() async throws {
+        try await store.shutdown()
+    }
+
+    /// Creates or updates an app.
+    /// - Throws: ``ConfigurationError`` for an out-of-range policy value.
+    public func saveApp(_ policy: AppPolicy) async throws {
+        guard !policy.clientId.isEmpty, !policy.publisher.isEmpty else {
+            throw ConfigurationError("the client id and the publisher must not be empty")
+        }
+        guard (1...20).contains(policy.maxPinAttempts) else { throw ConfigurationError("--max-pin-attempts takes 1 to 20") }
+        guard (30...86_400).contains(policy.inactivityTimeoutSeconds) else {
+            throw ConfigurationError("--inactivity-timeout takes 30 to 86400 seconds")
+        }
+        guard (30...86_400).contains(policy.privilegedWindowSeconds) else {
+            throw ConfigurationError("--privileged-window takes 30 to 86400 seconds")
+        }
+        guard policy.biometricAllowed || policy.pinRequired else {
+            throw ConfigurationError("an app needs biometrics or a PIN; --no-biometrics and --no-pin cannot go together")
+        }
+        try await store.saveApp(AppRecord(clientId: policy.clientId, publisher: policy.publisher, policy: policy))
+        await audit("admin.app.save", clientId: policy.clientId)
+    }
+
+    public func apps() async throws -> [AppPolicy] {
+        try await store.apps().map(\.policy)
+    }
+
+    /// Creates an API key for an app and returns it; only its SHA-256 is stored.
+    public func createAPIKey(clientId: String) async throws -> (id: String, key: String) {
+        guard try await store.app(clientId: clientId) != nil else { throw ConfigurationError("no app \(clientId)") }
+        let id = ServiceEnvironment.newID()
+        let key = "tsk_" + SecretDigest.randomToken()
+        try await store.createAPIKey(
+            APIKeyRecord(id: id, clientId: clientId, createdAt: clock.now(), revokedAt: nil), hash: SecretDigest.sha256(key))
+        await audit("admin.api_key.create", clientId: clientId, detail: id)
+        return (id, key)
+    }
+
+    public func apiKeys() async throws -> [APIKeyView] {
+        try await store.apiKeys().map {
+            APIKeyView(id: $0.id, clientId: $0.clientId, createdAt: $0.createdAt, revokedAt: $0.revokedAt)
+        }
+    }
+
+    /// - Throws: ``ConfigurationError`` when there is no such unrevoked key.
+    public func revokeAPIKey(id: String) async throws {
+        guard try await store.revokeAPIKey(id: id, at: clock.now()) else {
+            throw ConfigurationError("no unrevoked API key \(id)")
+        }
+        await audit("admin.api_key.revoke", detail: id)
+    }
+
+    public func users() async throws -> [UserView] {
+        try await store.users().map { UserView(userId: $0.id, username: $0.username, createdAt: $0.createdAt) }
+    }
+
+    /// Devices, of one user or of everyone.
+    public func devices(username: String?) async throws -> [DeviceView] {
+        let users = try await store.users()
+        let names = Dictionary(uniqueKeysWithValues: users.map { ($0.id, $0.username) })
+        let devices: [DeviceRecord]
+        if let username {
+            guard let user = users.first(where: { $0.username == username }) else {
+                throw ConfigurationError("no user \(username)")
+            }
+            devices = try await store.devices(userId: user.id)
+        } else {
+            devices = try await store.allDevices()
+        }
+        return devices.map { device in
+            DeviceView(
+                deviceId: device.id, username: names[device.userId] ?? device.userId, clientId: device.clientId,
+                publisher: device.publisher, name: device.name, model: device.model, biometric: device.biometricKey != nil,
+                pinLocked: device.pinLockedAt != nil, createdAt: device.createdAt, lastUsedAt: device.lastUsedAt,
+                revokedAt: device.revokedAt)
+        }
+    }
+
+    /// Revokes a device and ends its sessions.
+    public func revoke(deviceId: String) async throws {
+        guard try await store.revokeDevice(id: deviceId, reason: "revoked by administrator", at: clock.now()) else {
+            throw ConfigurationError("no active device \(deviceId)")
+        }
+        await audit("device.revoke", deviceId: deviceId, detail: "by administrator")
+    }
+
+    public func auditEvents(since: Date?, username: String?) async throws -> [AuditEvent] {
+        var userId: String?
+        if let username {
+            guard let user = try await store.user(username: username) else { throw ConfigurationError("no user \(username)") }
+            userId = user.id
+        }
+        return try await store.auditEvents(since: since, userId: userId)
+    }
+
+    /// Publishes a new signing key now; servers sign with it ten minutes later.
+    public func rotateSigningKey() async throws -> (kid: String, activatesAt: Date) {
+        let key = try await TokenSigner.rotate(store: store, now: clock.now())
+        await audit("admin.signing_key.rotate", detail: key.kid)
+        return (key.kid, key.activatesAt)
+    }
+
+    private func audit(_ event: String, deviceId: String? = nil, clientId: String? = nil, detail: String? = nil) async {
+        try? await store.audit(
+            AuditEvent(
+                at: clock.now(), event: event, outcome: "ok", deviceId: deviceId, clientId: clientId, ip: "admin",
+                detail: detail))
+    }
+}
+
+public struct APIKeyView: Sendable, Codable, Equatable {
+    public var id: String
+    public var clientId: String
+    public var createdAt: Date
+    public var revokedAt: Date?
+}
+
+public struct UserView: Sendable, Codable, Equatable {
+    public var userId: String
+    public var username: String
+    public var createdAt: Date
+}
+
+public struct DeviceView: Sendable, Codable, Equatable {
+    public var deviceId: String
+    public var username: String
+    public var clientId: String
+    public var publisher: String
+    public var name: String
+    public var model: String
+    public var biometric: Bool
+    public var pinLocked: Bool
+    public var createdAt: Date
+    public var lastUsedAt: Date?
+    public var revokedAt: Date?
+}

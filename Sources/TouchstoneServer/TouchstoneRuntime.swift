@@ -1,0 +1,112 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import TouchstoneProtocol
+
+/// An opened Touchstone: its store migrated, the demo app seeded, the signing keys loaded.
+public final class TouchstoneRuntime: Sendable {
+    let environment: ServiceEnvironment
+    private let store: SQLStore
+
+    /// The app an empty database gets, so that the first run works with no set-up.
+    static let demoApp = AppRecord(
+        clientId: "com.example.demo", publisher: "demo",
+        policy: AppPolicy(clientId: "com.example.demo", publisher: "demo"))
+
+    private init(environment: ServiceEnvironment, store: SQLStore) {
+        self.environment = environment
+        self.store = store
+    }
+
+    /// Opens the database, runs migrations, seeds the demo app and loads (or creates) the signing keys.
+    public static func open(
+        database: DatabaseLocation, settings: ServerSettings, clock: any WallClock = SystemClock(), logger: Logger
+    ) async throws -> TouchstoneRuntime {
+        let store = try await openStore(database, logger: logger)
+        do {
+            try await store.createDemoAppIfEmpty(demoApp)
+            let signer = TokenSigner(
+                store: store, clock: clock, issuer: settings.issuer,
+                accessTokenLifetime: TimeInterval(settings.accessTokenLifetime))
+            try await signer.start()
+            let environment = ServiceEnvironment(
+                store: store, clock: clock, settings: settings, hasher: try await PasswordHasher(cost: settings.bcryptCost),
+                signer: signer, logger: logger)
+            return TouchstoneRuntime(environment: environment, store: store)
+        } catch {
+            try? await store.shutdown()
+            throw error
+        }
+    }
+
+    static func openStore(_ database: DatabaseLocation, logger: Logger) async throws -> SQLStore {
+        switch database {
+        case .sqlite(let path):
+            let store = SQLStore(provider: try await SQLiteDatabaseProvider.open(path: path, logger: logger))
+            do {
+                try await store.migrate()
+            } catch {
+                try? await store.shutdown()
+                throw error
+            }
+            return store
+        }
+    }
+
+    /// The router with every route and middleware.
+    public func router() -> Router<TouchstoneRequestContext> {
+        let router = Router(context: TouchstoneRequestContext.self)
+        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: ProblemMiddleware())
+        TouchstoneController(environment: environment, openAPI: Self.openAPIDocument).addRoutes(to: router)
+        return router
+    }
+
+    /// The HTTP application, with housekeeping alongside.
+    /// - Parameter onServerRunning: called with the bound port once the server accepts connections.
+    public func application(
+        host: String, port: Int, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        Application(
+            router: router(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "touchstone"),
+            services: [Housekeeping(store: store, clock: environment.clock, logger: environment.logger)],
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+            logger: environment.logger)
+    }
+
+    /// Closes the database.
+    public func shutdown() async throws {
+        try await store.shutdown()
+    }
+
+    static let openAPIDocument: String = {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml", subdirectory: "Resources"),
+            let text = try? String(contentsOf: url, encoding: .utf8)
+        else { return "" }
+        return text
+    }()
+}
+
+/// Deletes expired challenges, used-token digests and stale throttle rows once a minute.
+struct Housekeeping: Service {
+    let store: any TouchstoneStore
+    let clock: any WallClock
+    let logger: Logger
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully {
+            do {
+                try await store.purgeExpired(now: clock.now())
+            } catch {
+                logger.warning("housekeeping failed", metadata: ["error": .string("\(error)")])
+            }
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(60)) }
+            } catch {
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,237 @@
+import ArgumentParser
+import Foundation
+import TouchstoneProtocol
+import TouchstoneServer
+
+struct Admin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Manage apps, API keys, users, devices and signing keys on the database.",
+        subcommands: [
+            AppCommand.self, APIKeyCommand.self, Users.self, Devices.self, Revoke.self, Audit.self, SigningKey.self,
+        ])
+}
+
+/// Opens the database for one admin command and closes it afterwards.
+func withAdmin<T>(_ database: DatabaseOptions, _ body: (TouchstoneAdmin) async throws -> T) async throws -> T {
+    let admin = try await TouchstoneAdmin.open(
+        database: try database.location(), logger: CLILog.makeLogger("touchstone.admin"))
+    do {
+        let result = try await body(admin)
+        try await admin.close()
+        return result
+    } catch {
+        try? await admin.close()
+        throw error
+    }
+}
+
+/// Prints a value as one JSON object.
+func printJSON<T: Encodable>(_ value: T) throws {
+    let encoder = WireCoding.encoder()
+    encoder.outputFormatting.insert(.sortedKeys)
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}
+
+extension Date {
+    var rfc3339: String { ISO8601DateFormatter().string(from: self) }
+}
+
+struct AppCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "app", abstract: "Create and list apps.", subcommands: [Create.self, List.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create an app, or change its publisher and policy (a running server sees it at once).")
+
+        @Argument(help: "The app's client id, e.g. com.example.pay.") var clientId: String
+        @Option(help: "The publisher whose apps share enrolments.") var publisher: String
+        @Option(help: "Wrong PINs before the PIN locks.") var maxPinAttempts = 5
+        @Option(help: "Idle seconds after which a session needs unlocking.") var inactivityTimeout = 900
+        @Option(help: "Seconds a step-up lasts.") var privilegedWindow = 300
+        @Flag(help: "Forbid biometric keys; devices use their PIN.") var noBiometrics = false
+        @Flag(help: "Do not require a PIN (devices then need a biometric key).") var noPin = false
+        @Flag(help: "Accept devices that report being compromised.") var allowCompromisedDevices = false
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() async throws {
+            let policy = AppPolicy(
+                clientId: clientId, publisher: publisher, biometricAllowed: !noBiometrics, pinRequired: !noPin,
+                maxPinAttempts: maxPinAttempts, inactivityTimeoutSeconds: inactivityTimeout,
+                privilegedWindowSeconds: privilegedWindow, refuseCompromisedDevices: !allowCompromisedDevices)
+            try await withAdmin(database) { try await $0.saveApp(policy) }
+            if output.json {
+                try printJSON(policy)
+            } else {
+                print("app \(clientId) of publisher \(publisher) saved")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List apps and their policies.")
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() async throws {
+            let apps = try await withAdmin(database) { try await $0.apps() }
+            if output.json {
+                try printJSON(["apps": apps])
+                return
+            }
+            for app in apps {
+                print(
+                    "\(app.clientId)  publisher=\(app.publisher) biometrics=\(app.biometricAllowed) pin=\(app.pinRequired) maxPinAttempts=\(app.maxPinAttempts) inactivity=\(app.inactivityTimeoutSeconds)s"
+                )
+            }
+        }
+    }
+}
+
+struct APIKeyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "api-key", abstract: "API keys for relying services.",
+        subcommands: [Create.self, List.self, Revoke.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create an API key; it is printed once, on the last line.")
+        @Argument(help: "The app the key belongs to.") var clientId: String
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let (id, key) = try await withAdmin(database) { try await $0.createAPIKey(clientId: clientId) }
+            print("API key \(id) for \(clientId); it is shown only now:")
+            print(key)
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List API keys (never the keys themselves).")
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() async throws {
+            let keys = try await withAdmin(database) { try await $0.apiKeys() }
+            if output.json {
+                try printJSON(["apiKeys": keys])
+                return
+            }
+            for key in keys {
+                print("\(key.id)  \(key.clientId)  created \(key.createdAt.rfc3339)\(key.revokedAt.map { "  revoked \($0.rfc3339)" } ?? "")")
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke an API key.")
+        @Argument(help: "The key's id, from `api-key list`.") var id: String
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            try await withAdmin(database) { try await $0.revokeAPIKey(id: id) }
+            print("API key \(id) revoked")
+        }
+    }
+}
+
+struct Users: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List users.")
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let users = try await withAdmin(database) { try await $0.users() }
+        if output.json {
+            try printJSON(["users": users])
+            return
+        }
+        for user in users {
+            print("\(user.userId)  \(user.username)  created \(user.createdAt.rfc3339)")
+        }
+    }
+}
+
+struct Devices: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List devices, of one user or of all.")
+    @Option(help: "Only this user's devices.") var user: String?
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let devices = try await withAdmin(database) { try await $0.devices(username: user) }
+        if output.json {
+            try printJSON(["devices": devices])
+            return
+        }
+        for device in devices {
+            let state = device.revokedAt.map { "revoked \($0.rfc3339)" } ?? (device.pinLocked ? "PIN locked" : "active")
+            print(
+                "\(device.deviceId)  \(device.username)  \(device.name) (\(device.model))  \(device.clientId)  biometric=\(device.biometric)  \(state)"
+            )
+        }
+    }
+}
+
+struct Revoke: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Revoke a device and end its sessions.")
+    @Argument(help: "The device id.") var deviceId: String
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        try await withAdmin(database) { try await $0.revoke(deviceId: deviceId) }
+        print("device \(deviceId) revoked")
+    }
+}
+
+struct Audit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show audit events.")
+    @Option(help: "Only events at or after this RFC 3339 time.") var since: String?
+    @Option(help: "Only this user's events.") var user: String?
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if let since, ISO8601DateFormatter().date(from: since) == nil {
+            throw ValidationError("--since takes an RFC 3339 time such as 2026-11-21T12:00:00Z")
+        }
+    }
+
+    func run() async throws {
+        let since = since.flatMap { ISO8601DateFormatter().date(from: $0) }
+        let events = try await withAdmin(database) { try await $0.auditEvents(since: since, username: user) }
+        if output.json {
+            try printJSON(["events": events])
+            return
+        }
+        for event in events {
+            let fields = [
+                event.userId.map { "user=\($0)" }, event.deviceId.map { "device=\($0)" },
+                event.clientId.map { "app=\($0)" }, event.ip.map { "ip=\($0)" }, event.detail,
+            ].compactMap { $0 }
+            print("\(event.at.rfc3339)  \(event.event)  \(event.outcome)  \(fields.joined(separator: " "))")
+        }
+    }
+}
+
+struct SigningKey: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signing-key", abstract: "The server's token-signing keys.", subcommands: [Rotate.self])
+
+    struct Rotate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Publish a new signing key now; servers sign with it ten minutes later.")
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() async throws {
+            let (kid, activatesAt) = try await withAdmin(database) { try await $0.rotateSigningKey() }
+            if output.json {
+                try printJSON(["kid": kid, "activatesAt": activatesAt.rfc3339])
+            } else {
+                print("published key \(kid); it signs from \(activatesAt.rfc3339)")
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import TouchstoneServer
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the token server.")
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: "The public base URL (default http://localhost:PORT); https unless the host is localhost.")
+    var issuer: String?
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Flag(help: "Refuse POST /v1/accounts; accounts are created by an administrator.")
+    var noSelfSignup = false
+
+    @Option(help: "A proxy address range whose X-Forwarded-For is trusted (repeatable).")
+    var trustedProxy: [String] = []
+
+    func run() async throws {
+        let logger = CLILog.makeLogger("touchstone.serve")
+        var settings = try ServerSettings(issuer: issuer ?? "http://localhost:\(port == 0 ? 8080 : port)")
+        settings.selfSignup = !noSelfSignup
+        settings.trustedProxies = try trustedProxy.map(CIDR.init)
+        let runtime = try await TouchstoneRuntime.open(
+            database: try database.location(), settings: settings, logger: logger)
+        let host = host
+        let issuer = settings.issuer
+        let application = runtime.application(host: host, port: port) { boundPort in
+            FileHandle.standardOutput.write(Data("touchstone serving http://\(host):\(boundPort) (issuer \(issuer))\n".utf8))
+        }
+        do {
+            try await application.runService()
+        } catch {
+            try? await runtime.shutdown()
+            throw error
+        }
+        try await runtime.shutdown()
+    }
+}
+
+enum CLILog {
+    /// A logger at `LOG_LEVEL` (default info) on standard error.
+    static func makeLogger(_ label: String) -> Logger {
+        var logger = Logger(label: label) { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
+        return logger
+    }
+}
