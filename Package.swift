@@ -61,12 +61,31 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "TouchstoneTestSupport",
+            dependencies: [
+                "TouchstoneProtocol",
+                "TouchstoneCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Tests/TouchstoneTestSupport"
+        ),
+        .testTarget(
+            name: "TouchstoneCryptoTests",
+            dependencies: ["TouchstoneCrypto", "TouchstoneTestSupport", .product(name: "JWTKit", package: "jwt-kit")]
+        ),
         .testTarget(
             name: "TouchstoneServerTests",
             dependencies: [
                 "TouchstoneServer",
+                "TouchstoneTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
+        ),
+        .testTarget(
+            name: "TouchstoneCLITests",
+            dependencies: ["TouchstoneProtocol", "TouchstoneCrypto", "TouchstoneTestSupport"]
         ),
     ]
 )
