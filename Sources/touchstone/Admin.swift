@@ -27,9 +27,7 @@ func withAdmin<T>(_ database: DatabaseOptions, _ body: (TouchstoneAdmin) async t
 
 /// Prints a value as one JSON object.
 func printJSON<T: Encodable>(_ value: T) throws {
-    let encoder = WireCoding.encoder()
-    encoder.outputFormatting.insert(.sortedKeys)
-    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    print(String(decoding: try WireCoding.encoder().encode(value), as: UTF8.self))
 }
 
 extension Date {

@@ -12,9 +12,10 @@ struct DeviceTokenGate: Sendable {
     ///   - issuer: the device or enrolment the token must name.
     ///   - invalid: thrown when verification fails (detail goes to the log only).
     ///   - replayed: thrown when a verified token comes a second time.
+    ///   - check: claim rules of this use, applied before the token is recorded (a failure throws `invalid`).
     func accept<Claims: DeviceTokenClaims>(
         _ token: UnverifiedDeviceToken, key: DevicePublicKey, as type: Claims.Type, issuer: String,
-        invalid: ProblemError, replayed: ProblemError
+        invalid: ProblemError, replayed: ProblemError, check: (Claims) -> Bool = { _ in true }
     ) async throws -> Claims {
         let claims: Claims
         do {
@@ -25,6 +26,7 @@ struct DeviceTokenGate: Sendable {
                 "device token refused", metadata: ["issuer": .string(issuer), "reason": .string("\(error)")])
             throw invalid
         }
+        guard check(claims) else { throw invalid }
         let first = try await environment.store.recordUsedToken(
             digest: token.digest, expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.exp)))
         guard first else { throw replayed }

@@ -46,7 +46,9 @@ struct LoginService: Sendable {
         do {
             claims = try await DeviceTokenGate(environment: environment).accept(
                 token, key: key, as: AssertionClaims.self, issuer: device.id, invalid: .invalidAssertion,
-                replayed: .challengeInvalid)
+                replayed: .challengeInvalid,
+                // A PIN goes with the device key and only with it.
+                check: { ($0.pin != nil) != usesBiometricKey })
         } catch let error as ProblemError {
             await audit(error.code.rawValue)
             throw error
@@ -79,21 +81,13 @@ struct LoginService: Sendable {
         }
         let amr: String
         if usesBiometricKey {
-            guard claims.pin == nil else {
-                await audit("invalid_assertion")
-                throw ProblemError.invalidAssertion
-            }
             guard app.policy.biometricAllowed else {
                 await audit("biometry_not_allowed")
                 throw ProblemError(403, .biometryNotAllowed, "This app's policy does not allow biometric login.")
             }
             amr = "bio"
         } else {
-            guard let pin = claims.pin else {
-                await audit("invalid_assertion")
-                throw ProblemError.invalidAssertion
-            }
-            try await checkPIN(pin, device: device, audit: audit)
+            try await checkPIN(claims.pin ?? "", device: device, audit: audit)
             amr = "pin"
         }
         try await environment.store.touchDevice(id: device.id, at: now)

@@ -1,0 +1,167 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+import TouchstoneProtocol
+import TouchstoneTestSupport
+
+@testable import TouchstoneServer
+
+/// A server on a fresh SQLite file with a manual clock, driven through its router.
+struct Harness {
+    static let issuer = "http://localhost:8080"
+    static let password = "correct horse battery"
+    static let pin = "482916"
+
+    let runtime: TouchstoneRuntime
+    let clock: ManualClock
+    let client: any TestClientProtocol
+
+    var store: any TouchstoneStore { runtime.environment.store }
+    var now: Date { clock.now() }
+
+    /// Runs `body` against a new server; the database is deleted afterwards.
+    static func run(
+        configure: (inout ServerSettings) -> Void = { _ in },
+        _ body: @Sendable (Harness) async throws -> Void
+    ) async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "touchstone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var settings = try ServerSettings(issuer: issuer)
+        configure(&settings)
+        let clock = ManualClock()
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let runtime = try await TouchstoneRuntime.open(
+            database: .sqlite(path: directory.appending(path: "db.sqlite").path), settings: settings, clock: clock,
+            logger: logger)
+        do {
+            try await Application(router: runtime.router()).test(.router) { client in
+                try await body(Harness(runtime: runtime, clock: clock, client: client))
+            }
+        } catch {
+            try? await runtime.shutdown()
+            throw error
+        }
+        try await runtime.shutdown()
+    }
+
+    // MARK: HTTP
+
+    @discardableResult
+    func send(
+        _ method: HTTPRequest.Method, _ path: String, json: (any Encodable)? = nil, raw: String? = nil,
+        headers: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var body: ByteBuffer?
+        if let json {
+            body = ByteBuffer(bytes: try WireCoding.encoder().encode(json))
+        } else if let raw {
+            body = ByteBuffer(string: raw)
+        }
+        return try await client.execute(uri: path, method: method, headers: headers, body: body)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
+        try WireCoding.decoder().decode(type, from: Data(buffer: response.body))
+    }
+
+    func problem(_ response: TestResponse) throws -> Problem {
+        #expect(response.headers[.contentType] == "application/problem+json")
+        return try decode(Problem.self, response)
+    }
+
+    /// Expects a problem answer with this status and code.
+    @discardableResult
+    func expectProblem(
+        _ response: TestResponse, _ status: Int, _ code: ProblemCode, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Problem {
+        #expect(Int(response.status.code) == status, sourceLocation: sourceLocation)
+        let problem = try problem(response)
+        #expect(problem.code == code, sourceLocation: sourceLocation)
+        #expect(problem.status == status, sourceLocation: sourceLocation)
+        return problem
+    }
+
+    // MARK: Flows
+
+    @discardableResult
+    func createAccount(_ username: String = "ana", password: String = Harness.password) async throws -> String {
+        let response = try await send(.post, "/v1/accounts", json: CreateAccountRequest(username: username, password: password))
+        #expect(response.status == .created)
+        return try decode(CreateAccountResponse.self, response).userId
+    }
+
+    func startEnrollment(_ username: String = "ana", clientId: String = "com.example.demo", password: String = Harness.password)
+        async throws -> EnrollmentStarted
+    {
+        let response = try await send(
+            .post, "/v1/enrollments",
+            json: PasswordLoginRequest(clientId: clientId, username: username, password: password))
+        #expect(response.status == .created)
+        return try decode(EnrollmentStarted.self, response)
+    }
+
+    func completeEnrollment(_ device: TestDevice, _ started: EnrollmentStarted, pin: String? = Harness.pin) async throws
+        -> TestResponse
+    {
+        try await send(
+            .post, "/v1/enrollments/\(started.enrollmentId)/complete",
+            json: try await device.completion(
+                enrollmentId: started.enrollmentId, challenge: started.challenge, pin: pin, now: now))
+    }
+
+    /// Creates the account if needed and enrols the device; returns its id and first session.
+    func enroll(
+        _ device: TestDevice, username: String = "ana", clientId: String = "com.example.demo", pin: String? = Harness.pin,
+        createAccount: Bool = true
+    ) async throws -> EnrollmentCompleted {
+        if createAccount {
+            try await self.createAccount(username)
+        }
+        let started = try await startEnrollment(username, clientId: clientId)
+        let response = try await completeEnrollment(device, started, pin: pin)
+        #expect(response.status == .created)
+        return try decode(EnrollmentCompleted.self, response)
+    }
+
+    func challenge(_ deviceId: String) async throws -> String {
+        let response = try await send(.post, "/v1/challenges", json: ChallengeRequest(deviceId: deviceId))
+        #expect(response.status == .created)
+        return try decode(ChallengeIssued.self, response).challenge
+    }
+
+    /// A fresh challenge answered by the device: biometric, or with `pin`.
+    func login(
+        _ device: TestDevice, deviceId: String, pin: String? = nil, clientId: String = "com.example.demo"
+    ) async throws -> TestResponse {
+        let challenge = try await challenge(deviceId)
+        let assertion = try await device.assertion(deviceId: deviceId, challenge: challenge, pin: pin, now: now)
+        return try await send(.post, "/v1/sessions", json: AssertionLoginRequest(clientId: clientId, assertion: assertion))
+    }
+
+    func bearer(_ session: Session) -> HTTPFields {
+        [.authorization: "Bearer \(session.accessToken)"]
+    }
+
+    /// Saves an app straight in the store (as `admin app create` does).
+    func saveApp(_ policy: AppPolicy) async throws {
+        try await store.saveApp(AppRecord(clientId: policy.clientId, publisher: policy.publisher, policy: policy))
+    }
+}
+
+/// Decodes a JWT's header and payload without verifying; for inspecting tokens in tests.
+func jwtParts(_ token: String) throws -> (header: [String: Any], payload: [String: Any]) {
+    let parts = token.split(separator: ".").map(String.init)
+    try #require(parts.count == 3)
+    let header = try #require(Base64URL.decode(parts[0]))
+    let payload = try #require(Base64URL.decode(parts[1]))
+    return (
+        try #require(try JSONSerialization.jsonObject(with: header) as? [String: Any]),
+        try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+    )
+}
