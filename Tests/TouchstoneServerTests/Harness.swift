@@ -26,6 +26,7 @@ struct Harness {
     /// Runs `body` against a new server; the database is deleted afterwards.
     static func run(
         configure: (inout ServerSettings) -> Void = { _ in },
+        logger: Logger? = nil,
         _ body: @Sendable (Harness) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appending(path: "touchstone-\(UUID().uuidString)")
@@ -34,8 +35,11 @@ struct Harness {
         var settings = try ServerSettings(issuer: issuer)
         configure(&settings)
         let clock = ManualClock()
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
+        let logger = logger ?? {
+            var logger = Logger(label: "test")
+            logger.logLevel = .critical
+            return logger
+        }()
         let runtime = try await TouchstoneRuntime.open(
             database: .sqlite(path: directory.appending(path: "db.sqlite").path), settings: settings, clock: clock,
             logger: logger)

@@ -15,7 +15,6 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
 }
 
 extension HTTPField.Name {
-    static let xContentTypeOptions = Self("X-Content-Type-Options")!
     static let referrerPolicy = Self("Referrer-Policy")!
     static let pollSecret = Self("X-Poll-Secret")!
     static let xForwardedFor = Self("X-Forwarded-For")!

@@ -1,0 +1,41 @@
+import Logging
+import Synchronization
+
+/// A log handler that keeps every line, message and metadata, at every level.
+final class CapturingLogHandler: LogHandler {
+    private struct State {
+        var lines: [String] = []
+        var metadata: Logger.Metadata = [:]
+        var level: Logger.Level = .trace
+    }
+
+    private let state = Mutex(State())
+
+    var metadata: Logger.Metadata {
+        get { state.withLock { $0.metadata } }
+        set { state.withLock { $0.metadata = newValue } }
+    }
+
+    var logLevel: Logger.Level {
+        get { state.withLock { $0.level } }
+        set { state.withLock { $0.level = newValue } }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    var lines: [String] { state.withLock { $0.lines } }
+
+    func log(event: LogEvent) {
+        state.withLock { state in
+            let all = state.metadata.merging(event.metadata ?? [:]) { $1 }
+            state.lines.append("\(event.level) \(event.message) \(all) \(event.source)")
+        }
+    }
+
+    func makeLogger() -> Logger {
+        Logger(label: "capture") { _ in self }
+    }
+}
