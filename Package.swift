@@ -85,7 +85,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TouchstoneCLITests",
-            dependencies: ["TouchstoneProtocol", "TouchstoneCrypto", "TouchstoneTestSupport"]
+            dependencies: [
+                "TouchstoneProtocol", "TouchstoneCrypto", "TouchstoneTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
     ]
 )

@@ -103,10 +103,12 @@ public final class TouchstoneAdmin: Sendable {
 
     /// Revokes a device and ends its sessions.
     public func revoke(deviceId: String) async throws {
-        guard try await store.revokeDevice(id: deviceId, reason: "revoked by administrator", at: clock.now()) else {
+        guard let device = try await store.device(id: deviceId),
+            try await store.revokeDevice(id: deviceId, reason: "revoked by administrator", at: clock.now())
+        else {
             throw ConfigurationError("no active device \(deviceId)")
         }
-        await audit("device.revoke", deviceId: deviceId, detail: "by administrator")
+        await audit("device.revoke", userId: device.userId, deviceId: deviceId, detail: "by administrator")
     }
 
     public func auditEvents(since: Date?, username: String?) async throws -> [AuditEvent] {
@@ -125,11 +127,13 @@ public final class TouchstoneAdmin: Sendable {
         return (key.kid, key.activatesAt)
     }
 
-    private func audit(_ event: String, deviceId: String? = nil, clientId: String? = nil, detail: String? = nil) async {
+    private func audit(
+        _ event: String, userId: String? = nil, deviceId: String? = nil, clientId: String? = nil, detail: String? = nil
+    ) async {
         try? await store.audit(
             AuditEvent(
-                at: clock.now(), event: event, outcome: "ok", deviceId: deviceId, clientId: clientId, ip: "admin",
-                detail: detail))
+                at: clock.now(), event: event, outcome: "ok", userId: userId, deviceId: deviceId, clientId: clientId,
+                ip: "admin", detail: detail))
     }
 }
 

@@ -178,12 +178,15 @@ import TouchstoneTestSupport
                 _ = try await h.login(device, deviceId: enrolled.deviceId, pin: "975310")
             }
             _ = try await h.send(.post, "/v1/enrollments", json: PasswordLoginRequest(clientId: "com.example.demo", username: "ana", password: "wrong pass"))
+            _ = try await h.send(.post, "/v1/sessions/refresh", json: RefreshRequest(refreshToken: enrolled.session.refreshToken))
             _ = try await h.send(.delete, "/v1/devices/\(enrolled.deviceId)", headers: h.bearer(enrolled.session))
+            _ = try await h.send(.post, "/v1/challenges", json: ChallengeRequest(deviceId: enrolled.deviceId))
             let events = try await h.store.auditEvents(since: nil, userId: enrolled.session.userId)
             let seen = Set(events.map { "\($0.event) \($0.outcome)" })
             for expected in [
                 "account.create ok", "enrollment.start ok", "enrollment.complete ok", "login ok", "login pin_incorrect",
                 "login pin_locked", "enrollment.start invalid_credentials", "device.revoke ok",
+                "refresh device_proof_required", "challenge device_revoked",
             ] {
                 #expect(seen.contains(expected), "missing audit event \(expected)")
             }

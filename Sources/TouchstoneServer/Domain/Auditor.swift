@@ -22,4 +22,21 @@ struct Auditor: Sendable {
             logger.error("audit write failed", metadata: ["event": .string(event), "error": .string("\(error)")])
         }
     }
+
+    /// Runs `body` and records the code of the refusal it throws as `event` (and `ok` when `success` is set).
+    func recording<T: Sendable>(
+        _ event: String, userId: String? = nil, deviceId: String? = nil, clientId: String? = nil, ip: String,
+        success: Bool = true, _ body: () async throws -> T
+    ) async throws -> T {
+        do {
+            let result = try await body()
+            if success {
+                await record(event, outcome: "ok", userId: userId, deviceId: deviceId, clientId: clientId, ip: ip)
+            }
+            return result
+        } catch let refusal as ProblemError {
+            await record(event, outcome: refusal.code.rawValue, userId: userId, deviceId: deviceId, clientId: clientId, ip: ip)
+            throw refusal
+        }
+    }
 }

@@ -19,20 +19,24 @@ struct DeviceService: Sendable {
 
     /// `DELETE /v1/devices/{id}`: revokes the device and ends its sessions.
     func delete(_ deviceId: String, by identity: AccessIdentity, ip: String) async throws {
-        let device = try await ownDevice(deviceId, of: identity)
-        _ = try await environment.store.revokeDevice(id: device.id, reason: "deleted by user", at: environment.clock.now())
-        await environment.auditor.record(
-            "device.revoke", outcome: "ok", userId: identity.userId, deviceId: device.id,
-            clientId: identity.claims.aud, ip: ip, detail: "by user")
+        try await environment.auditor.recording(
+            "device.revoke", userId: identity.userId, deviceId: deviceId, clientId: identity.claims.aud, ip: ip
+        ) {
+            let device = try await ownDevice(deviceId, of: identity)
+            _ = try await environment.store.revokeDevice(id: device.id, reason: "deleted by user", at: environment.clock.now())
+        }
     }
 
     /// `DELETE /v1/devices/{id}/biometric-key`: opt-out; biometric assertions from it fail from now on.
     func optOut(_ deviceId: String, by identity: AccessIdentity, ip: String) async throws {
-        let device = try await ownDevice(deviceId, of: identity)
-        guard try await environment.store.removeBiometricKey(deviceId: device.id) else { throw ProblemError.deviceNotFound }
-        await environment.auditor.record(
-            "device.opt_out", outcome: "ok", userId: identity.userId, deviceId: device.id,
-            clientId: identity.claims.aud, ip: ip)
+        try await environment.auditor.recording(
+            "device.opt_out", userId: identity.userId, deviceId: deviceId, clientId: identity.claims.aud, ip: ip
+        ) {
+            let device = try await ownDevice(deviceId, of: identity)
+            guard try await environment.store.removeBiometricKey(deviceId: device.id) else {
+                throw ProblemError.deviceNotFound
+            }
+        }
     }
 
     /// An active device of the caller; any other device needs a privileged (stepped-up) token.

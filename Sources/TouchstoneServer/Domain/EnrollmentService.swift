@@ -36,12 +36,18 @@ struct EnrollmentService: Sendable {
             enrollment.challengeExpiresAt > now
         else { throw ProblemError.challengeInvalid }
         let app = try await environment.app(enrollment.clientId)
-        let policy = app.policy
-        let audit: @Sendable (String) async -> Void = { outcome in
-            await environment.auditor.record(
-                "enrollment.complete", outcome: outcome, userId: enrollment.userId, clientId: app.clientId, ip: ip)
+        return try await environment.auditor.recording(
+            "enrollment.complete", userId: enrollment.userId, clientId: app.clientId, ip: ip, success: false
+        ) {
+            try await complete(enrollment, app: app, request, ip: ip, now: now)
         }
+    }
 
+    private func complete(
+        _ enrollment: EnrollmentRecord, app: AppRecord, _ request: EnrollmentCompletion, ip: String, now: Date
+    ) async throws -> Outcome {
+        let id = enrollment.id
+        let policy = app.policy
         try Self.checkDescription(request.device)
         let deviceKey = try await Self.key(request.deviceKey)
         var biometricKey: DevicePublicKey?
@@ -71,19 +77,14 @@ struct EnrollmentService: Sendable {
                     token, as: ProofClaims.self, issuer: enrollment.id, rules: environment.tokenRules, now: now)
             } catch {
                 environment.logger.info("enrolment proof refused", metadata: ["reason": .string("\(error)")])
-                await audit("invalid_proof")
                 throw ProblemError.invalidProof
             }
             guard SecretDigest.constantTimeEquals(claims.nonce, enrollment.challenge) else {
-                await audit("invalid_proof")
                 throw ProblemError.invalidProof
             }
             accepted.append(token)
         }
-        if request.device.compromised, policy.refuseCompromisedDevices {
-            await audit("device_compromised")
-            throw ProblemError.deviceCompromised
-        }
+        if request.device.compromised, policy.refuseCompromisedDevices { throw ProblemError.deviceCompromised }
         for token in accepted {
             guard try await environment.store.recordUsedToken(digest: token.digest, expiresAt: now + 120) else {
                 throw ProblemError.challengeInvalid
@@ -109,7 +110,9 @@ struct EnrollmentService: Sendable {
                 biometricKeyThumbprint: biometricKey?.thumbprint, pinHash: pinHash, ip: ip)
             try await environment.store.parkEnrollment(
                 id: id, device: pending, pollSecretHash: SecretDigest.sha256(pollSecret), expiresAt: expiresAt)
-            await audit("approval_pending")
+            await environment.auditor.record(
+                "enrollment.complete", outcome: "approval_pending", userId: enrollment.userId, clientId: app.clientId,
+                ip: ip)
             return .pending(EnrollmentPending(enrollmentId: id, pollSecret: pollSecret, expiresAt: expiresAt))
         }
 

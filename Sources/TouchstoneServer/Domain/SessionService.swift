@@ -46,42 +46,39 @@ struct SessionService: Sendable {
     /// Rotates a refresh token. A device session also needs a request token signed by its device key.
     /// - Parameter deviceProof: the `TouchstoneDevice` authorization, if any.
     func refresh(refreshToken: String, deviceProof: String?, ip: String) async throws -> Session {
-        let now = environment.clock.now()
         let hash = SecretDigest.sha256(refreshToken)
-        guard let (session, rotated) = try await environment.store.refreshToken(hash: hash), session.revokedAt == nil
-        else {
-            throw ProblemError(401, .refreshTokenInvalid, "The refresh token is not valid.")
+        let found = try await environment.store.refreshToken(hash: hash)
+        return try await environment.auditor.recording(
+            "refresh", userId: found?.session.userId, deviceId: found?.session.deviceId,
+            clientId: found?.session.clientId, ip: ip, success: false
+        ) {
+            guard let (session, rotated) = found, session.revokedAt == nil else {
+                throw ProblemError(401, .refreshTokenInvalid, "The refresh token is not valid.")
+            }
+            let now = environment.clock.now()
+            if rotated {
+                try await environment.store.revokeSession(id: session.id, reason: "refresh token reused", at: now)
+                throw Self.reused
+            }
+            var device: DeviceRecord?
+            if let deviceId = session.deviceId {
+                device = try await verifyDeviceProof(deviceProof, deviceId: deviceId, path: "/v1/sessions/refresh")
+            }
+            let policy = try await environment.app(session.clientId).policy
+            if now.timeIntervalSince(session.lastActivityAt) > TimeInterval(policy.inactivityTimeoutSeconds)
+                || now.timeIntervalSince(session.authTime) > TimeInterval(policy.sessionMaxLifetimeSeconds)
+            {
+                throw ProblemError(401, .reauthenticationRequired, "Unlock again with a fingerprint or the PIN.")
+            }
+            let newToken = SecretDigest.randomToken()
+            guard
+                try await environment.store.rotateRefreshToken(
+                    hash: hash, newHash: SecretDigest.sha256(newToken), sessionId: session.id, at: now)
+            else { throw Self.reused }
+            var refreshed = session
+            refreshed.lastActivityAt = now
+            return try await tokens(for: refreshed, jkt: device?.deviceKeyThumbprint, refreshToken: newToken)
         }
-        if rotated {
-            try await environment.store.revokeSession(id: session.id, reason: "refresh token reused", at: now)
-            await environment.auditor.record(
-                "refresh", outcome: "refresh_token_reused", userId: session.userId, deviceId: session.deviceId,
-                clientId: session.clientId, ip: ip)
-            throw Self.reused
-        }
-        var device: DeviceRecord?
-        if let deviceId = session.deviceId {
-            device = try await verifyDeviceProof(deviceProof, deviceId: deviceId, path: "/v1/sessions/refresh")
-        }
-        let policy = try await environment.app(session.clientId).policy
-        if now.timeIntervalSince(session.lastActivityAt) > TimeInterval(policy.inactivityTimeoutSeconds)
-            || now.timeIntervalSince(session.authTime) > TimeInterval(policy.sessionMaxLifetimeSeconds)
-        {
-            await environment.auditor.record(
-                "refresh", outcome: "reauthentication_required", userId: session.userId, deviceId: session.deviceId,
-                clientId: session.clientId, ip: ip)
-            throw ProblemError(401, .reauthenticationRequired, "Unlock again with a fingerprint or the PIN.")
-        }
-        let newToken = SecretDigest.randomToken()
-        guard
-            try await environment.store.rotateRefreshToken(
-                hash: hash, newHash: SecretDigest.sha256(newToken), sessionId: session.id, at: now)
-        else {
-            throw Self.reused
-        }
-        var refreshed = session
-        refreshed.lastActivityAt = now
-        return try await tokens(for: refreshed, jkt: device?.deviceKeyThumbprint, refreshToken: newToken)
     }
 
     /// Verifies a `TouchstoneDevice` request token of a device for `POST path`.

@@ -67,7 +67,8 @@ struct TouchstoneController: Sendable {
         v1.post("challenges") { request, context in
             var request = request
             let body = try await request.decodeBody(ChallengeRequest.self, context: context)
-            let challenge = try await LoginService(environment: environment).challenge(body)
+            let challenge = try await LoginService(environment: environment).challenge(
+                body, ip: address.of(request, context: context))
             return try Response.json(challenge, status: .created, noStore: true)
         }
         v1.post("sessions") { request, context in

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import TouchstoneProtocol
+
+/// `touchstone serve` options, and configuration that must fail at start-up with a one-line reason.
+@Suite struct ServeConfigurationTests {
+    @Test func noSelfSignupRefusesAccounts() async throws {
+        try await withServer(["--no-self-signup"]) { server, client in
+            let refused = try await client.post(
+                "/v1/accounts", CreateAccountRequest(username: "ana", password: EnrolledDevice.password))
+            expectProblem(refused, status: 403, code: "signup_disabled")
+            let users = try await server.admin(["users", "--json"])
+            #expect(users.status == 0, "\(users)")
+            #expect(try users.json([String: [String]].self)["users"] == [], "nothing was stored: \(users)")
+        }
+    }
+
+    @Test func servesOnAFreePortWithSelfSignupOpen() async throws {
+        try await withServer { server, client in
+            #expect(server.baseURL.host == "127.0.0.1" && server.baseURL.port != 0, "\(server.baseURL)")
+            #expect(server.issuer == "http://localhost:8080")
+            #expect(try server.stdoutText().split(separator: "\n").count == 1, "one line when ready")
+            let health = try await client.get("/healthz")
+            #expect(health.status == 200, "\(health)")
+            let created = try await client.post(
+                "/v1/accounts", CreateAccountRequest(username: "ana", password: EnrolledDevice.password))
+            #expect(created.status == 201, "\(created)")
+            #expect(try !created.decode(CreateAccountResponse.self).userId.isEmpty)
+            #expect(await server.stop() == 0, "SIGTERM shuts the server down gracefully")
+        }
+    }
+
+    @Test func explicitIssuerIsTheAudienceOfDeviceTokens() async throws {
+        try await withServer(["--issuer", "https://login.example.com/"]) { server, client in
+            #expect(server.issuer == "https://login.example.com", "the trailing slash is dropped")
+            let ana = try await EnrolledDevice.enrol(on: server, client: client)
+            let token = try AccessToken(ana.firstSession.accessToken)
+            #expect(token.claims.iss == "https://login.example.com")
+            let session = try await ana.session()
+            #expect(session.amr == ["bio"])
+        }
+    }
+
+    @Test(arguments: [
+        (["--issuer", "http://example.com"], ["https"]),
+        (["--issuer", "ftp://localhost"], ["https"]),
+        (["--database", "postgres://x"], ["--database"]),
+        (["--trusted-proxy", "not-a-range"], ["--trusted-proxy", "not-a-range"]),
+    ])
+    func badConfigurationFailsAtStartUp(arguments: [String], mentions: [String]) async throws {
+        let directory = try ScratchDirectory()
+        let result = try await TouchstoneExecutable.run(
+            ["serve", "--port", "0", "--database", directory.path("touchstone.sqlite")] + arguments, in: directory,
+            timeout: 30)
+        #expect(!result.timedOut, "the server started instead of refusing: \(result)")
+        #expect(result.status != 0, "\(result)")
+        #expect(result.stdout.isEmpty, "nothing is served: \(result)")
+        #expect(result.stderrLines.count == 1, "one line: \(result)")
+        for word in mentions {
+            #expect(result.stderr.contains(word), "the reason mentions \(word): \(result)")
+        }
+        let files = try directory.fileNames().filter { !$0.hasPrefix("run-") }
+        #expect(files.isEmpty, "no database is created: \(files)")
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TouchstoneProtocol
+import TouchstoneTestSupport
+
+/// A user with one test device enrolled over HTTP, as an outside client would do it.
+struct EnrolledDevice {
+    static let password = "tangerine-Orbit-5521"
+    static let pin = "482915"
+
+    let client: WireClient
+    let device: TestDevice
+    let clientId: String
+    let username: String
+    let deviceId: String
+    let userId: String
+    /// The session the completed enrolment returned.
+    let firstSession: Session
+
+    /// Creates the account (unless it exists) and enrols a new device with a PIN.
+    static func enrol(
+        on server: ServerProcess, client: WireClient, algorithm: TestDevice.Algorithm = .p256, username: String = "ana",
+        clientId: String = "com.example.demo", createAccount: Bool = true
+    ) async throws -> EnrolledDevice {
+        if createAccount {
+            let created = try await client.post(
+                "/v1/accounts", CreateAccountRequest(username: username, password: password))
+            try #require(created.status == 201, "POST /v1/accounts: \(created)")
+        }
+        let started = try await client.post(
+            "/v1/enrollments", PasswordLoginRequest(clientId: clientId, username: username, password: password))
+        try #require(started.status == 201, "POST /v1/enrollments: \(started)")
+        #expect(started.header("Cache-Control") == "no-store")
+        let enrollment = try started.decode(EnrollmentStarted.self)
+
+        var device = try await TestDevice(algorithm: algorithm)
+        device.audience = server.issuer
+        let completion = try await device.completion(
+            enrollmentId: enrollment.enrollmentId, challenge: enrollment.challenge, pin: pin)
+        let completed = try await client.post("/v1/enrollments/\(enrollment.enrollmentId)/complete", completion)
+        try #require(completed.status == 201, "POST /v1/enrollments/…/complete: \(completed)")
+        #expect(completed.header("Cache-Control") == "no-store")
+        let result = try completed.decode(EnrollmentCompleted.self)
+        return EnrolledDevice(
+            client: client, device: device, clientId: clientId, username: username, deviceId: result.deviceId,
+            userId: result.session.userId, firstSession: result.session)
+    }
+
+    /// `POST /v1/challenges` for this device, as sent.
+    func requestChallenge() async throws -> WireResponse {
+        try await client.post("/v1/challenges", ChallengeRequest(deviceId: deviceId))
+    }
+
+    /// A login challenge, which must be issued.
+    func challenge() async throws -> String {
+        let response = try await requestChallenge()
+        try #require(response.status == 201, "POST /v1/challenges: \(response)")
+        return try response.decode(ChallengeIssued.self).challenge
+    }
+
+    /// A login assertion over a fresh challenge: biometric, or device key with `pin`.
+    func assertion(pin: String? = nil) async throws -> String {
+        try await device.assertion(deviceId: deviceId, challenge: try await challenge(), pin: pin)
+    }
+
+    /// `POST /v1/sessions` with an assertion, as answered.
+    func login(assertion: String) async throws -> WireResponse {
+        try await client.post("/v1/sessions", AssertionLoginRequest(clientId: clientId, assertion: assertion))
+    }
+
+    /// A session from a fresh biometric (or, with `pin`, PIN) login, which must succeed.
+    func session(pin: String? = nil) async throws -> Session {
+        let response = try await login(assertion: try await assertion(pin: pin))
+        try #require(response.status == 201, "POST /v1/sessions: \(response)")
+        return try response.decode(Session.self)
+    }
+
+    /// `POST /v1/sessions/refresh` signed by this device (unless `signed` is false), as answered.
+    func refresh(_ refreshToken: String, signed: Bool = true) async throws -> WireResponse {
+        var headers: [String: String] = [:]
+        if signed {
+            let proof = try await device.request(deviceId: deviceId, path: "/v1/sessions/refresh")
+            headers["Authorization"] = "TouchstoneDevice \(proof)"
+        }
+        return try await client.post("/v1/sessions/refresh", RefreshRequest(refreshToken: refreshToken), headers: headers)
+    }
+
+    /// `GET /v1/devices` with a Bearer token, as answered.
+    func devices(accessToken: String) async throws -> WireResponse {
+        try await client.get("/v1/devices", headers: ["Authorization": "Bearer \(accessToken)"])
+    }
+}

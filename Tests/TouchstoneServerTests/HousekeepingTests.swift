@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+@testable import TouchstoneServer
+
+@Suite struct HousekeepingTests {
+    @Test func purgeKeepsUsedTokensUntilTheyExpire() async throws {
+        try await Harness.run { h in
+            let expiry = h.now + 120
+            #expect(try await h.store.recordUsedToken(digest: "digest", expiresAt: expiry))
+            try await h.store.createChallenge("challenge", subject: "device", purpose: "login", expiresAt: h.now + 60)
+            try await h.store.purgeExpired(now: h.now + 59)
+            // Still remembered: a replay inside the token's life is refused.
+            #expect(try await h.store.recordUsedToken(digest: "digest", expiresAt: expiry) == false)
+            try await h.store.purgeExpired(now: h.now + 120)
+            #expect(try await h.store.consumeChallenge("challenge", subject: "device", purpose: "login", now: h.now) == false)
+            #expect(try await h.store.recordUsedToken(digest: "digest", expiresAt: h.now + 240))
+        }
+    }
+
+    @Test func purgeForgetsStaleThrottleRowsOnly() async throws {
+        try await Harness.run { h in
+            try await h.store.countFailure(key: "account:ana", at: h.now) { _ in 600 }
+            try await h.store.purgeExpired(now: h.now + 3_600)
+            #expect(try await h.store.throttledUntil(keys: ["account:ana"]) != nil)
+            try await h.store.purgeExpired(now: h.now + 90_000)
+            #expect(try await h.store.throttledUntil(keys: ["account:ana"]) == nil)
+        }
+    }
+}
