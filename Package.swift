@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "TouchstoneProtocol", targets: ["TouchstoneProtocol"]),
         .library(name: "TouchstoneCrypto", targets: ["TouchstoneCrypto"]),
         .library(name: "TouchstoneServer", targets: ["TouchstoneServer"]),
+        .library(name: "TouchstoneClient", targets: ["TouchstoneClient"]),
         .executable(name: "touchstone", targets: ["touchstone"]),
     ],
     dependencies: [
@@ -31,6 +32,15 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+            ]
+        ),
+        .target(
+            name: "TouchstoneClient",
+            dependencies: [
+                "TouchstoneProtocol",
+                "TouchstoneCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .target(
@@ -80,6 +90,14 @@ let package = Package(
             dependencies: [
                 "TouchstoneServer",
                 "TouchstoneTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "TouchstoneClientTests",
+            dependencies: [
+                "TouchstoneClient",
+                "TouchstoneServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -61,7 +61,7 @@ struct EnrollmentService: Sendable {
             throw ProblemError(403, .biometryNotAllowed, "This app's policy does not allow biometric keys.")
         }
         if let pin = request.pin {
-            try PINRules.check(pin, policy: policy)
+            if let problem = policy.pinProblem(pin) { throw ProblemError.invalidPIN(problem) }
         } else if policy.pinRequired || biometricKey == nil {
             throw ProblemError(400, .pinRequired, "A PIN is required.")
         }

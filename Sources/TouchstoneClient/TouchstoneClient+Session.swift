@@ -1,0 +1,67 @@
+import Foundation
+import TouchstoneProtocol
+
+extension TouchstoneClient {
+    /// Refreshes the app's session silently, with a request signed by the device key.
+    /// - Throws: ``TouchstoneError`` `reauthenticationRequired` when the session is idle past the app's inactivity
+    ///   timeout, too old, ended, or absent: unlock with ``login(prompt:fallback:)``.
+    @discardableResult
+    public func refresh() async throws -> Session {
+        let registration = try await requireRegistration()
+        guard let stored = try await keyStore.session(clientId: clientID) else {
+            throw TouchstoneError(.reauthenticationRequired, "there is no session to refresh; log in")
+        }
+        let path = "/v1/sessions/refresh"
+        let times = Self.tokenTimes()
+        let proof = try await registration.deviceKey.sign(
+            RequestClaims(
+                iss: registration.deviceId, aud: issuer, iat: times.iat, exp: times.exp, jti: UUID().uuidString,
+                htm: "POST", htu: issuer + path))
+        do {
+            let session = try await call(
+                "POST", path, body: RefreshRequest(refreshToken: stored.session.refreshToken),
+                headers: ["Authorization": "TouchstoneDevice \(proof)"], as: Session.self)
+            try await keyStore.setSession(StoredSession(session: session, receivedAt: Date()), clientId: clientID)
+            return session
+        } catch let error as TouchstoneError where Self.sessionIsOver(error) {
+            try await keyStore.setSession(nil, clientId: clientID)
+            throw TouchstoneError(.reauthenticationRequired, "the session is over; unlock again")
+        }
+    }
+
+    /// The app's session with a fresh access token: the kept one, or a silent refresh.
+    /// - Throws: ``TouchstoneError`` `reauthenticationRequired` when it cannot be refreshed silently.
+    public func currentSession() async throws -> Session {
+        if let stored = try await keyStore.session(clientId: clientID), stored.isFresh(at: Date()) {
+            return stored.session
+        }
+        return try await refresh()
+    }
+
+    /// Ends the app's session on the server and forgets it.
+    public func logout() async throws {
+        guard let stored = try await keyStore.session(clientId: clientID) else { return }
+        do {
+            try await send("DELETE", "/v1/sessions/current", headers: ["Authorization": "Bearer \(stored.session.accessToken)"])
+        } catch let error as TouchstoneError where error.serverCode == .unauthorized {
+            // Already over on the server.
+        }
+        try await keyStore.setSession(nil, clientId: clientID)
+    }
+
+    /// Sends a Bearer request with a fresh access token; a session ended on the server needs unlocking again.
+    func sendAuthorized(_ method: String, _ path: String) async throws {
+        let session = try await currentSession()
+        do {
+            try await send(method, path, headers: ["Authorization": "Bearer \(session.accessToken)"])
+        } catch let error as TouchstoneError where error.serverCode == .unauthorized {
+            try await keyStore.setSession(nil, clientId: clientID)
+            throw TouchstoneError(.reauthenticationRequired, "the session is over; unlock again")
+        }
+    }
+
+    private static func sessionIsOver(_ error: TouchstoneError) -> Bool {
+        error.code == .reauthenticationRequired
+            || [.refreshTokenInvalid, .refreshTokenReused].contains(error.serverCode ?? .invalidRequest)
+    }
+}

@@ -1,0 +1,2 @@
+import Testing
+@Test func placeholderClient() { #expect(Bool(true)) }
