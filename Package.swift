@@ -65,6 +65,7 @@ let package = Package(
             name: "touchstone",
             dependencies: [
                 "TouchstoneServer",
+                "TouchstoneClient",
                 "TouchstoneProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

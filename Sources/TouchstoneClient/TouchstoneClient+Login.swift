@@ -9,19 +9,20 @@ public typealias PINPrompt = @Sendable (_ reason: TouchstoneError) async throws 
 extension TouchstoneClient {
     /// Logs in with a biometric: the biometric key signs a fresh server challenge.
     ///
-    /// When the sensor is locked out, the user chooses "use PIN", or biometrics are off for this device,
-    /// `fallback` asks for the PIN once and the PIN login runs instead; nothing is retried silently.
+    /// When the sensor is locked out, unavailable or has nothing enrolled, the user chooses "use PIN", or
+    /// biometrics are off for this device, `fallback` asks for the PIN once and the PIN login runs instead;
+    /// nothing is retried silently.
     /// - Throws: ``TouchstoneError``: `notRegistered`, `userCancelled` (nothing changed), `biometryFailed`,
     ///   `bindingMismatch` (the keys were wiped: register again), `pinIncorrect`, `pinLocked`, `server`, …
     public func login(prompt: String, fallback: PINPrompt? = nil) async throws -> Session {
-        try await integrityGate()
+        try await checkIntegrity()
         let registration = try await requireRegistration()
         guard let biometricKey = registration.biometricKey else {
             return try await loginWithPIN(from: fallback, because: TouchstoneError(.optedOut, "biometrics are off on this device"))
         }
         do {
             try await platform.verifier.verify(prompt: prompt)
-        } catch let error as TouchstoneError where [.userFallback, .biometryLockout].contains(error.code) {
+        } catch let error as TouchstoneError where Self.fallsBackToPIN.contains(error.code) {
             return try await loginWithPIN(from: fallback, because: error)
         }
         return try await assert(registration, key: biometricKey, pin: nil)
@@ -31,11 +32,16 @@ extension TouchstoneClient {
     /// - Throws: ``TouchstoneError`` `invalidPIN` (malformed: nothing sent, nothing counted), `pinIncorrect` with
     ///   the attempts remaining, `pinLocked`, `bindingMismatch`, …
     public func login(pin: String) async throws -> Session {
-        try await integrityGate()
+        try await checkIntegrity()
         let registration = try await requireRegistration()
         if let problem = try await policy().pinProblem(pin) { throw TouchstoneError(.invalidPIN, problem) }
         return try await assert(registration, key: registration.deviceKey, pin: pin)
     }
+
+    /// Verifier outcomes after which the user is asked for the PIN instead.
+    static let fallsBackToPIN: Set<TouchstoneError.Code> = [
+        .userFallback, .biometryLockout, .biometryNotAvailable, .biometryNotEnrolled,
+    ]
 
     private func loginWithPIN(from prompt: PINPrompt?, because reason: TouchstoneError) async throws -> Session {
         guard let prompt else { throw reason }

@@ -18,7 +18,7 @@ extension TouchstoneClient {
     public func register(
         username: String, password: String, pin: String?, prompt: String = "Use your fingerprint to log in"
     ) async throws -> Session {
-        try await integrityGate()
+        try await checkIntegrity()
         let policy = try await policy()
         if let pin, let problem = policy.pinProblem(pin) { throw TouchstoneError(.invalidPIN, problem) }
         var useBiometric = false

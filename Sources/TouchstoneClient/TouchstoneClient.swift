@@ -29,8 +29,9 @@ public final class TouchstoneClient: Sendable {
 
     // MARK: Shared steps
 
-    /// Stops before anything else when the device reports being compromised.
-    func integrityGate() async throws {
+    /// Stops before anything else when the device reports being compromised; every flow starts with it.
+    /// - Throws: ``TouchstoneError`` `deviceCompromised`.
+    public func checkIntegrity() async throws {
         if await platform.integrity.isCompromised() {
             throw TouchstoneError(.deviceCompromised, "this device reports being jailbroken or rooted")
         }

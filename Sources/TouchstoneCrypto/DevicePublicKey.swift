@@ -48,7 +48,7 @@ public struct DevicePublicKey: Sendable {
         case ("RSA", nil):
             let n = Self.minimal(try Self.bytes(jwk.n, "n", count: nil))
             let e = Self.minimal(try Self.bytes(jwk.e, "e", count: nil))
-            guard n.first.map({ $0 & 0x80 != 0 }) == true, n.count >= 256 else {
+            guard let top = n.first, n.count * 8 - top.leadingZeroBitCount >= 2048 else {
                 throw KeyError("RSA keys must have at least 2048 bits")
             }
             guard e.count <= 4, e.last.map({ $0 & 1 == 1 }) == true, e != [1] else {

@@ -11,6 +11,7 @@ public struct UnverifiedDeviceToken: Sendable {
     public let kid: String
     /// `iss` from the payload: the device (or enrolment) that claims to have signed.
     public let issuer: String
+    private let signingInputEnd: String.Index
 
     /// Splits a compact JWS and reads `kid` and `iss`; nothing here is trusted yet.
     /// - Throws: ``DeviceTokenError`` when the text is not a compact JWS with those members.
@@ -25,12 +26,16 @@ public struct UnverifiedDeviceToken: Sendable {
             throw DeviceTokenError("not a compact JWS with kid and iss")
         }
         self.compact = compact
+        self.signingInputEnd = compact.lastIndex(of: ".") ?? compact.endIndex
         self.kid = header.kid
         self.issuer = payload.iss
     }
 
-    /// SHA-256 of the token text, base64url: what the server keeps to accept a token only once.
-    public var digest: String { SecretDigest.sha256(compact) }
+    /// SHA-256 of what was signed (`header.payload`), base64url: what the server keeps to accept a token only once.
+    ///
+    /// The signature is left out on purpose: one signed content has several valid signature spellings (ECDSA's
+    /// s and n − s, base64url padding or spare bits), and each must count as the same, already used, token.
+    public var digest: String { SecretDigest.sha256(String(compact[..<signingInputEnd])) }
 
     private struct Header: Decodable {
         let kid: String

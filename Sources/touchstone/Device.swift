@@ -1,0 +1,269 @@
+import ArgumentParser
+import Foundation
+import TouchstoneClient
+import TouchstoneProtocol
+
+struct Device: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Act as a device on this machine: register, log in, opt out, deregister.",
+        subcommands: [
+            Register.self, Login.self, Unlock.self, OptOut.self, Deregister.self, Reset.self, Status.self,
+        ])
+}
+
+/// Options every `device` subcommand takes.
+struct DeviceOptions: ParsableArguments {
+    @Option(help: "The directory that holds this device's keys and state (shared by apps, like a keychain group).")
+    var profile: String = "./touchstone-device"
+
+    @Option(help: "The server's public base URL (its issuer).")
+    var server: String = "http://localhost:8080"
+
+    @Option(help: "The app's client id.")
+    var clientId: String = "com.example.demo"
+
+    @Option(help: "Report this device name instead of the host name.")
+    var deviceName: String?
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func client(verifier: VerifierChoice? = nil, compromised: Bool = false) throws -> TouchstoneClient {
+        guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https" else {
+            throw ValidationError("--server takes an http or https URL")
+        }
+        return TouchstoneClient(
+            server: url, clientID: clientId,
+            platform: .software(
+                directory: URL(fileURLWithPath: profile), verifier: verifier?.verifier(), deviceName: deviceName,
+                compromised: compromised))
+    }
+}
+
+/// `--verifier`: how the user is verified.
+enum VerifierChoice: String, ExpressibleByArgument, CaseIterable {
+    case match, nomatch, cancel, fallback, lockout, fprintd
+
+    func verifier() -> any UserVerifier {
+        switch self {
+        case .fprintd: FprintdVerifier() ?? NoBiometrics()
+        default: ScriptedVerifier(ScriptedVerifier.Outcome(rawValue: rawValue) ?? .match)
+        }
+    }
+}
+
+/// Options of subcommands that verify the user.
+struct VerifierOptions: ParsableArguments {
+    @Option(
+        help: """
+            match, nomatch, cancel, fallback or lockout (scripted, for tests and demos), or fprintd. \
+            Default: fprintd where installed; otherwise biometrics are unavailable and the PIN is used.
+            """)
+    var verifier: VerifierChoice?
+}
+
+/// Runs a device subcommand, turning SDK errors into one line on standard error and a non-zero exit.
+func runDevice(_ options: DeviceOptions, _ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as TouchstoneError {
+        Terminal.printError(explain(error, options: options))
+        throw ExitCode.failure
+    }
+}
+
+/// A sentence a person understands.
+func explain(_ error: TouchstoneError, options: DeviceOptions) -> String {
+    switch error.code {
+    case .pinIncorrect:
+        let remaining = error.attemptsRemaining ?? 0
+        return "wrong PIN: \(remaining) attempt\(remaining == 1 ? "" : "s") remaining before the PIN locks"
+    case .pinLocked:
+        return "the PIN is locked after too many wrong attempts; log in with a fingerprint, or register this device again"
+    case .bindingMismatch:
+        return "this device no longer matches its registration; its keys were removed: register again"
+    case .deviceCompromised:
+        return "this device reports being compromised (jailbroken or rooted); nothing was sent"
+    case .userCancelled:
+        return "cancelled; nothing changed"
+    case .biometryFailed:
+        return "the fingerprint did not match; try again or log in with the PIN (--pin)"
+    case .biometryLockout:
+        return "the fingerprint sensor is locked after too many attempts; log in with the PIN (--pin)"
+    case .userFallback:
+        return "the PIN was chosen; log in with --pin"
+    case .biometryNotAvailable:
+        return "no fingerprint reader is available; log in with the PIN (--pin)"
+    case .notRegistered:
+        return "this profile is not registered with \(options.server); run `touchstone device register`"
+    case .reauthenticationRequired:
+        return "the session is over; unlock with `touchstone device login`"
+    case .invalidPIN:
+        return "the PIN is not acceptable: \(error.message)"
+    case .optedOut:
+        return "biometrics are off on this device; log in with the PIN (--pin)"
+    case .approvalPending:
+        return "approve this device on your other device"
+    case .transport:
+        return "cannot reach \(options.server): \(error.message)"
+    case .server:
+        return "the server refused (\(error.serverCode?.rawValue ?? "unknown")): \(error.message)"
+    default:
+        return "\(error.code): \(error.message)"
+    }
+}
+
+/// Prints a session as JSON, or a line for people.
+func report(_ session: Session, json: Bool) throws {
+    if json {
+        print(String(decoding: try WireCoding.encoder().encode(session), as: UTF8.self))
+    } else {
+        print("logged in as user \(session.userId) (\(session.amr.joined(separator: ", ")), \(session.acr)); the access token lasts \(session.expiresIn) s")
+    }
+}
+
+/// Asks for the PIN on the terminal (hidden), or reads it from standard input.
+func askPIN(_ reason: String? = nil) -> String? {
+    if let reason { Terminal.printLine(reason) }
+    return Terminal.readSecret(prompt: "PIN: ")
+}
+
+extension Device {
+    struct Register: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Register this device with a username and password.")
+        @OptionGroup var options: DeviceOptions
+        @OptionGroup var verification: VerifierOptions
+        @Option(help: "The account's username.") var username: String
+        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+        @Option(help: "The app PIN to set (asked without echo when absent).") var pin: String?
+        @Flag(help: "Report this device as compromised (to test the integrity gate).") var compromised = false
+
+        func run() async throws {
+            try await runDevice(options) {
+                let client = try options.client(verifier: verification.verifier, compromised: compromised)
+                // The integrity gate comes before any question or request.
+                try await client.checkIntegrity()
+                let password =
+                    passwordStdin ? readLine(strippingNewline: true) : Terminal.readSecret(prompt: "Password: ")
+                guard let password, !password.isEmpty else {
+                    throw TouchstoneError(.userCancelled, "no password")
+                }
+                guard let pin = pin ?? askPIN() else { throw TouchstoneError(.userCancelled, "no PIN") }
+                let session = try await client.register(username: username, password: password, pin: pin)
+                let status = try await client.status()
+                if options.json {
+                    try report(session, json: true)
+                } else {
+                    print("registered device \(status.deviceId ?? "") for \(username)\(status.biometric ? " with fingerprint and PIN" : " with PIN only")")
+                }
+            }
+        }
+    }
+
+    struct Login: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Log in with a fingerprint (falling back to the PIN), or with --pin.")
+        @OptionGroup var options: DeviceOptions
+        @OptionGroup var verification: VerifierOptions
+        @Option(help: "Log in with this PIN instead of a fingerprint.") var pin: String?
+
+        func run() async throws {
+            try await runDevice(options) {
+                let client = try options.client(verifier: verification.verifier)
+                let session: Session
+                if let pin {
+                    session = try await client.login(pin: pin)
+                } else {
+                    session = try await client.login(prompt: "Log in to \(options.clientId)") { reason in
+                        askPIN(explain(reason, options: options))
+                    }
+                }
+                try report(session, json: options.json)
+            }
+        }
+    }
+
+    struct Unlock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Refresh the session silently, or after inactivity unlock with a fingerprint or the PIN.")
+        @OptionGroup var options: DeviceOptions
+        @OptionGroup var verification: VerifierOptions
+        @Option(help: "Unlock with this PIN when a fingerprint is needed.") var pin: String?
+
+        func run() async throws {
+            try await runDevice(options) {
+                let client = try options.client(verifier: verification.verifier)
+                let session: Session
+                do {
+                    session = try await client.refresh()
+                } catch let error as TouchstoneError where error.code == .reauthenticationRequired {
+                    if let pin {
+                        session = try await client.login(pin: pin)
+                    } else {
+                        session = try await client.login(prompt: "Unlock \(options.clientId)") { reason in
+                            askPIN(explain(reason, options: options))
+                        }
+                    }
+                }
+                try report(session, json: options.json)
+            }
+        }
+    }
+
+    struct OptOut: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "opt-out", abstract: "Turn biometrics off for this device; it logs in with the PIN from now on.")
+        @OptionGroup var options: DeviceOptions
+
+        func run() async throws {
+            try await runDevice(options) {
+                try await options.client().optOut()
+                print("biometrics are off on this device; log in with the PIN")
+            }
+        }
+    }
+
+    struct Deregister: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke this device on the server, then delete its keys here.")
+        @OptionGroup var options: DeviceOptions
+
+        func run() async throws {
+            try await runDevice(options) {
+                try await options.client().deregister()
+                print("device deregistered; its keys are deleted")
+            }
+        }
+    }
+
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete this device's keys and sessions here only (the server is not told).")
+        @OptionGroup var options: DeviceOptions
+
+        func run() async throws {
+            try await runDevice(options) {
+                try await options.client().reset()
+                print("local keys and sessions deleted")
+            }
+        }
+    }
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show what this profile holds for the app.")
+        @OptionGroup var options: DeviceOptions
+
+        func run() async throws {
+            try await runDevice(options) {
+                let status = try await options.client().status()
+                if options.json {
+                    print(String(decoding: try WireCoding.encoder().encode(status), as: UTF8.self))
+                } else if status.registered {
+                    print("registered: device \(status.deviceId ?? "") of \(status.username ?? ""), biometric \(status.biometric ? "on" : "off")")
+                } else {
+                    print("not registered with \(options.server)")
+                }
+            }
+        }
+    }
+}
