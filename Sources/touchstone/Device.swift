@@ -9,24 +9,43 @@ struct Device: AsyncParsableCommand {
         subcommands: [
             Register.self, Login.self, Unlock.self, OptOut.self, Deregister.self, Reset.self, Status.self,
         ])
+
+    @OptionGroup var options: DeviceOptionValues
 }
 
-/// Options every `device` subcommand takes.
-struct DeviceOptions: ParsableArguments {
-    @Option(help: "The directory that holds this device's keys and state (shared by apps, like a keychain group).")
-    var profile: String = "./touchstone-device"
+/// The options of `touchstone device`, given before the subcommand or after it.
+struct DeviceOptionValues: ParsableArguments {
+    @Option(help: "The directory that holds this device's keys and state (default ./touchstone-device).")
+    var profile: String?
 
-    @Option(help: "The server's public base URL (its issuer).")
-    var server: String = "http://localhost:8080"
+    @Option(help: "The server's public base URL, its issuer (default http://localhost:8080).")
+    var server: String?
 
-    @Option(help: "The app's client id.")
-    var clientId: String = "com.example.demo"
+    @Option(help: "The app's client id (default com.example.demo).")
+    var clientId: String?
 
     @Option(help: "Report this device name instead of the host name.")
     var deviceName: String?
 
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
+}
+
+/// Options every `device` subcommand takes: its own, over those given to `device`.
+struct DeviceOptions {
+    var profile: String
+    var server: String
+    var clientId: String
+    var deviceName: String?
+    var json: Bool
+
+    init(_ own: DeviceOptionValues, over parent: DeviceOptionValues) {
+        profile = own.profile ?? parent.profile ?? "./touchstone-device"
+        server = own.server ?? parent.server ?? "http://localhost:8080"
+        clientId = own.clientId ?? parent.clientId ?? "com.example.demo"
+        deviceName = own.deviceName ?? parent.deviceName
+        json = own.json || parent.json
+    }
 
     func client(verifier: VerifierChoice? = nil, compromised: Bool = false) throws -> TouchstoneClient {
         guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https" else {
@@ -68,6 +87,11 @@ func runDevice(_ options: DeviceOptions, _ body: () async throws -> Void) async 
         try await body()
     } catch let error as TouchstoneError {
         Terminal.printError(explain(error, options: options))
+        throw ExitCode.failure
+    } catch let error as ExitCode {
+        throw error
+    } catch {
+        Terminal.printError("\(error)".replacingOccurrences(of: "\n", with: " "))
         throw ExitCode.failure
     }
 }
@@ -131,7 +155,9 @@ func askPIN(_ reason: String? = nil) -> String? {
 extension Device {
     struct Register: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Register this device with a username and password.")
-        @OptionGroup var options: DeviceOptions
+        @OptionGroup var own: DeviceOptionValues
+        @ParentCommand var device: Device
+        var options: DeviceOptions { DeviceOptions(own, over: device.options) }
         @OptionGroup var verification: VerifierOptions
         @Option(help: "The account's username.") var username: String
         @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
@@ -163,7 +189,9 @@ extension Device {
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Log in with a fingerprint (falling back to the PIN), or with --pin.")
-        @OptionGroup var options: DeviceOptions
+        @OptionGroup var own: DeviceOptionValues
+        @ParentCommand var device: Device
+        var options: DeviceOptions { DeviceOptions(own, over: device.options) }
         @OptionGroup var verification: VerifierOptions
         @Option(help: "Log in with this PIN instead of a fingerprint.") var pin: String?
 
@@ -186,7 +214,9 @@ extension Device {
     struct Unlock: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Refresh the session silently, or after inactivity unlock with a fingerprint or the PIN.")
-        @OptionGroup var options: DeviceOptions
+        @OptionGroup var own: DeviceOptionValues
+        @ParentCommand var device: Device
+        var options: DeviceOptions { DeviceOptions(own, over: device.options) }
         @OptionGroup var verification: VerifierOptions
         @Option(help: "Unlock with this PIN when a fingerprint is needed.") var pin: String?
 
@@ -213,7 +243,9 @@ extension Device {
     struct OptOut: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "opt-out", abstract: "Turn biometrics off for this device; it logs in with the PIN from now on.")
-        @OptionGroup var options: DeviceOptions
+        @OptionGroup var own: DeviceOptionValues
+        @ParentCommand var device: Device
+        var options: DeviceOptions { DeviceOptions(own, over: device.options) }
 
         func run() async throws {
             try await runDevice(options) {
@@ -226,7 +258,9 @@ extension Device {
     struct Deregister: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Revoke this device on the server, then delete its keys here.")
-        @OptionGroup var options: DeviceOptions
+        @OptionGroup var own: DeviceOptionValues
+        @ParentCommand var device: Device
+        var options: DeviceOptions { DeviceOptions(own, over: device.options) }
 
         func run() async throws {
             try await runDevice(options) {
@@ -239,7 +273,9 @@ extension Device {
     struct Reset: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete this device's keys and sessions here only (the server is not told).")
-        @OptionGroup var options: DeviceOptions
+        @OptionGroup var own: DeviceOptionValues
+        @ParentCommand var device: Device
+        var options: DeviceOptions { DeviceOptions(own, over: device.options) }
 
         func run() async throws {
             try await runDevice(options) {
@@ -251,7 +287,9 @@ extension Device {
 
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show what this profile holds for the app.")
-        @OptionGroup var options: DeviceOptions
+        @OptionGroup var own: DeviceOptionValues
+        @ParentCommand var device: Device
+        var options: DeviceOptions { DeviceOptions(own, over: device.options) }
 
         func run() async throws {
             try await runDevice(options) {

@@ -1,5 +1,11 @@
 import Crypto
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TouchstoneCrypto
 import TouchstoneProtocol
 import _CryptoExtras
@@ -107,7 +113,10 @@ public actor SoftwareKeyStore: KeyStore {
         else {
             throw TouchstoneError(.transport, "cannot write \(temporary.path)")
         }
-        _ = try FileManager.default.replaceItemAt(directory.appending(path: name), withItemAt: temporary)
+        guard rename(temporary.path, directory.appending(path: name).path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw TouchstoneError(.transport, "cannot write \(directory.appending(path: name).path)")
+        }
     }
 }
 
