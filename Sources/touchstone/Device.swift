@@ -31,6 +31,16 @@ struct DeviceOptionValues: ParsableArguments {
     var json = false
 }
 
+/// A `device` subcommand: its options are its own, over those given to `device`.
+protocol DeviceSubcommand: AsyncParsableCommand {
+    var own: DeviceOptionValues { get }
+    var device: Device { get }
+}
+
+extension DeviceSubcommand {
+    var options: DeviceOptions { DeviceOptions(own, over: device.options) }
+}
+
 /// Options every `device` subcommand takes: its own, over those given to `device`.
 struct DeviceOptions {
     var profile: String
@@ -153,11 +163,10 @@ func askPIN(_ reason: String? = nil) -> String? {
 }
 
 extension Device {
-    struct Register: AsyncParsableCommand {
+    struct Register: DeviceSubcommand {
         static let configuration = CommandConfiguration(abstract: "Register this device with a username and password.")
         @OptionGroup var own: DeviceOptionValues
         @ParentCommand var device: Device
-        var options: DeviceOptions { DeviceOptions(own, over: device.options) }
         @OptionGroup var verification: VerifierOptions
         @Option(help: "The account's username.") var username: String
         @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
@@ -186,12 +195,11 @@ extension Device {
         }
     }
 
-    struct Login: AsyncParsableCommand {
+    struct Login: DeviceSubcommand {
         static let configuration = CommandConfiguration(
             abstract: "Log in with a fingerprint (falling back to the PIN), or with --pin.")
         @OptionGroup var own: DeviceOptionValues
         @ParentCommand var device: Device
-        var options: DeviceOptions { DeviceOptions(own, over: device.options) }
         @OptionGroup var verification: VerifierOptions
         @Option(help: "Log in with this PIN instead of a fingerprint.") var pin: String?
 
@@ -211,12 +219,11 @@ extension Device {
         }
     }
 
-    struct Unlock: AsyncParsableCommand {
+    struct Unlock: DeviceSubcommand {
         static let configuration = CommandConfiguration(
             abstract: "Refresh the session silently, or after inactivity unlock with a fingerprint or the PIN.")
         @OptionGroup var own: DeviceOptionValues
         @ParentCommand var device: Device
-        var options: DeviceOptions { DeviceOptions(own, over: device.options) }
         @OptionGroup var verification: VerifierOptions
         @Option(help: "Unlock with this PIN when a fingerprint is needed.") var pin: String?
 
@@ -240,12 +247,11 @@ extension Device {
         }
     }
 
-    struct OptOut: AsyncParsableCommand {
+    struct OptOut: DeviceSubcommand {
         static let configuration = CommandConfiguration(
             commandName: "opt-out", abstract: "Turn biometrics off for this device; it logs in with the PIN from now on.")
         @OptionGroup var own: DeviceOptionValues
         @ParentCommand var device: Device
-        var options: DeviceOptions { DeviceOptions(own, over: device.options) }
 
         func run() async throws {
             try await runDevice(options) {
@@ -255,12 +261,11 @@ extension Device {
         }
     }
 
-    struct Deregister: AsyncParsableCommand {
+    struct Deregister: DeviceSubcommand {
         static let configuration = CommandConfiguration(
             abstract: "Revoke this device on the server, then delete its keys here.")
         @OptionGroup var own: DeviceOptionValues
         @ParentCommand var device: Device
-        var options: DeviceOptions { DeviceOptions(own, over: device.options) }
 
         func run() async throws {
             try await runDevice(options) {
@@ -270,12 +275,11 @@ extension Device {
         }
     }
 
-    struct Reset: AsyncParsableCommand {
+    struct Reset: DeviceSubcommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete this device's keys and sessions here only (the server is not told).")
         @OptionGroup var own: DeviceOptionValues
         @ParentCommand var device: Device
-        var options: DeviceOptions { DeviceOptions(own, over: device.options) }
 
         func run() async throws {
             try await runDevice(options) {
@@ -285,11 +289,10 @@ extension Device {
         }
     }
 
-    struct Status: AsyncParsableCommand {
+    struct Status: DeviceSubcommand {
         static let configuration = CommandConfiguration(abstract: "Show what this profile holds for the app.")
         @OptionGroup var own: DeviceOptionValues
         @ParentCommand var device: Device
-        var options: DeviceOptions { DeviceOptions(own, over: device.options) }
 
         func run() async throws {
             try await runDevice(options) {
