@@ -84,7 +84,11 @@ let package = Package(
         ),
         .testTarget(
             name: "TouchstoneCryptoTests",
-            dependencies: ["TouchstoneCrypto", "TouchstoneTestSupport", .product(name: "JWTKit", package: "jwt-kit")]
+            dependencies: [
+                "TouchstoneCrypto", "TouchstoneTestSupport",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "TouchstoneServerTests",

@@ -17,8 +17,9 @@ import LocalAuthentication
 /// `Sendable`, never leaves this actor: the signature is made here.
 ///
 /// - ⚠️ The app's `Info.plist` must have `NSFaceIDUsageDescription`, or Face ID requests fail.
-/// - ⚠️ Use one instance for the verifier and the ``KeychainKeyStore`` (``Platform/apple(accessGroup:integrity:fallbackTitle:transport:)``
-///   does): a biometric key lent no context prompts a second time.
+/// - ⚠️ Use one instance for the verifier and the ``KeychainKeyStore``
+///   (``Platform/apple(accessGroup:integrity:fallbackTitle:transport:)`` does): a biometric key lent no context
+///   prompts a second time.
 /// - ⚠️ A successful verification authorises the next biometric signature of this process within `reuseWindow`:
 ///   verify only right before the signature the prompt announced (the SDK's flows do).
 public actor LocalAuthenticationVerifier: UserVerifier {
