@@ -49,4 +49,9 @@ public struct ProblemCode: RawRepresentable, Hashable, Sendable, Codable, Custom
 
     public static let stepUpRequired = Self(rawValue: "step_up_required")
     public static let insufficientAuthentication = Self(rawValue: "insufficient_authentication")
+
+    public static let txnMismatch = Self(rawValue: "txn_mismatch")
+    public static let alreadyDecided = Self(rawValue: "already_decided")
+    public static let expired = Self(rawValue: "expired")
+    public static let keyExists = Self(rawValue: "key_exists")
 }

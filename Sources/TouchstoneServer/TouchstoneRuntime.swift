@@ -60,6 +60,9 @@ public final class TouchstoneRuntime: Sendable {
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ProblemMiddleware())
         TouchstoneController(environment: environment, openAPI: Self.openAPIDocument).addRoutes(to: router)
+        if environment.settings.touchIDAuthCompat {
+            LegacyController(environment: environment).addRoutes(to: router)
+        }
         return router
     }
 

@@ -24,11 +24,22 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "A proxy address range whose X-Forwarded-For is trusted (repeatable).")
     var trustedProxy: [String] = []
 
+    @Flag(name: .customLong("touchidauth-compat"), help: "Serve the legacy auth0/TouchIDAuth /pubkey and /login endpoints.")
+    var touchIDAuthCompat = false
+
+    @Flag(help: "With --touchidauth-compat, accept RSA keys of 1024 bits (weak; that library's default).")
+    var insecureAllowRsa1024 = false
+
     func run() async throws {
         let logger = CLILog.makeLogger("touchstone.serve")
         var settings = try ServerSettings(issuer: issuer ?? "http://localhost:\(port == 0 ? 8080 : port)")
         settings.selfSignup = !noSelfSignup
         settings.trustedProxies = try trustedProxy.map(CIDR.init)
+        guard touchIDAuthCompat || !insecureAllowRsa1024 else {
+            throw ValidationError("--insecure-allow-rsa1024 goes with --touchidauth-compat")
+        }
+        settings.touchIDAuthCompat = touchIDAuthCompat
+        settings.insecureAllowRSA1024 = insecureAllowRsa1024
         let runtime = try await TouchstoneRuntime.open(
             database: try database.location(), settings: settings, logger: logger)
         let host = host

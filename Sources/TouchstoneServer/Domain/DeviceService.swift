@@ -44,9 +44,7 @@ struct DeviceService: Sendable {
         guard let device = try await environment.store.device(id: deviceId), device.userId == identity.userId,
             device.isActive
         else { throw ProblemError.deviceNotFound }
-        guard device.id == identity.deviceId || identity.isPrivileged else {
-            throw ProblemError(403, .stepUpRequired, "Confirm with your password (step-up) to change another device.")
-        }
+        if device.id != identity.deviceId { try StepUpService.requirePrivilege(identity) }
         return device
     }
 }

@@ -109,7 +109,8 @@ struct EnrollmentService: Sendable {
                 deviceKeyThumbprint: deviceKey.thumbprint, biometricKey: biometricKey?.jwk,
                 biometricKeyThumbprint: biometricKey?.thumbprint, pinHash: pinHash, ip: ip)
             try await environment.store.parkEnrollment(
-                id: id, device: pending, pollSecretHash: SecretDigest.sha256(pollSecret), expiresAt: expiresAt)
+                id: id, device: pending, pollSecretHash: SecretDigest.sha256(pollSecret),
+                approvalChallenge: SecretDigest.randomToken(), expiresAt: expiresAt)
             await environment.auditor.record(
                 "enrollment.complete", outcome: "approval_pending", userId: enrollment.userId, clientId: app.clientId,
                 ip: ip)
@@ -134,7 +135,7 @@ struct EnrollmentService: Sendable {
         return .completed(EnrollmentCompleted(deviceId: device.id, session: session.wire))
     }
 
-    /// `GET /v1/enrollments/{id}` with the poll secret.
+    /// `GET /v1/enrollments/{id}` with the poll secret; an approved enrolment's device id and session come once.
     func poll(id: String, pollSecret: String?) async throws -> EnrollmentPoll {
         let notFound = ProblemError(404, .notFound, "No such enrolment.")
         guard let pollSecret, let enrollment = try await environment.store.enrollment(id: id),
@@ -148,9 +149,52 @@ struct EnrollmentService: Sendable {
         case .denied:
             return EnrollmentPoll(status: .denied)
         case .approved, .completed:
-            return EnrollmentPoll(status: .approved, deviceId: enrollment.deviceId)
+            guard let deviceId = enrollment.deviceId, try await environment.store.claimEnrollmentDelivery(id: id),
+                let device = try await environment.store.device(id: deviceId), device.isActive
+            else { return EnrollmentPoll(status: .approved, deviceId: enrollment.deviceId) }
+            let session = try await SessionService(environment: environment).issue(
+                userId: device.userId, device: device, clientId: enrollment.clientId,
+                amr: device.biometricKey == nil ? ["pin"] : ["bio"], acr: "aal2")
+            return EnrollmentPoll(status: .approved, deviceId: deviceId, session: session)
         case .started, .consumed:
             throw notFound
+        }
+    }
+
+    /// `POST /v1/enrollments/{id}/decision`: another active device of the user approves or denies a new device.
+    func decide(_ id: String, assertion: String, ip: String) async throws -> DecisionRecorded {
+        guard let enrollment = try await environment.store.enrollment(id: id), enrollment.state != .started,
+            enrollment.state != .consumed, let pending = enrollment.pendingDevice,
+            let challenge = enrollment.approvalChallenge, let expiresAt = enrollment.pendingExpiresAt
+        else { throw ProblemError(404, .notFound, "No such enrolment.") }
+        return try await environment.auditor.recording(
+            "enrollment.decide", userId: enrollment.userId, clientId: enrollment.clientId, ip: ip
+        ) {
+            let target = DecisionTarget(
+                id: id, challenge: challenge, expiresAt: expiresAt, isDecided: enrollment.state != .pending,
+                isRecipient: { device in
+                    device.isActive && device.userId == enrollment.userId && device.fingerprint != pending.fingerprint
+                },
+                txn: nil)
+            let decision = try await DecisionService(environment: environment).verify(assertion, for: target)
+            let now = environment.clock.now()
+            var device: DeviceRecord?
+            if decision.approves {
+                let app = try await environment.app(enrollment.clientId)
+                device = DeviceRecord(
+                    id: ServiceEnvironment.newID(), userId: enrollment.userId, clientId: app.clientId,
+                    publisher: app.publisher, name: pending.device.name, model: pending.device.model,
+                    vendorId: pending.device.vendorId, os: pending.device.os, fingerprint: pending.fingerprint,
+                    deviceKey: pending.deviceKey, deviceKeyThumbprint: pending.deviceKeyThumbprint,
+                    biometricKey: pending.biometricKey, biometricKeyThumbprint: pending.biometricKeyThumbprint,
+                    pinHash: pending.pinHash, pinFailures: 0, pinLockedAt: nil, createdAt: now, lastUsedAt: now,
+                    revokedAt: nil)
+            }
+            guard
+                try await environment.store.decideEnrollment(
+                    id: id, approvedDevice: device, decidedBy: decision.device.id, now: now)
+            else { throw DecisionService.alreadyDecided }
+            return DecisionRecorded(status: decision.approves ? .approved : .denied)
         }
     }
 

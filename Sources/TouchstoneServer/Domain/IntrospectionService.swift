@@ -5,14 +5,6 @@ import TouchstoneProtocol
 struct IntrospectionService: Sendable {
     let environment: ServiceEnvironment
 
-    /// The app of an API key, or 401.
-    func app(forAPIKey key: String) async throws -> AppRecord {
-        guard let clientId = try await environment.store.apiKeyClientId(hash: SecretDigest.sha256(key)),
-            let app = try await environment.store.app(clientId: clientId)
-        else { throw ProblemError(401, .unauthorized, "A valid API key is required.") }
-        return app
-    }
-
     func introspect(_ token: String, for caller: AppRecord) async throws -> IntrospectionResult {
         guard let identity = try? await SessionService(environment: environment).authenticate(bearer: token),
             let audience = try await environment.store.app(clientId: identity.claims.aud),

@@ -79,6 +79,55 @@ struct EnrollmentRecord: Sendable, Equatable {
     var pendingDevice: PendingDevice?
     var deviceId: String?
     var createdAt: Date
+    /// The challenge an approving device signs, once the enrolment waits for approval.
+    var approvalChallenge: String?
+}
+
+/// An inbox item's state: the decision, or `suppressed` for a request that is answered but never delivered.
+enum ItemStatus: String, Sendable {
+    case pending, approved, denied, suppressed
+}
+
+/// A transaction a relying service asks the user to confirm.
+struct ConfirmationRecord: Sendable, Equatable {
+    var id: String
+    var clientId: String
+    var publisher: String
+    /// `nil` when the username is unknown to the key's publisher: never delivered.
+    var userId: String?
+    var text: String
+    var amount: String
+    var currency: String
+    var payee: String
+    var txn: String
+    var challenge: String
+    var createdAt: Date
+    var expiresAt: Date
+    var status: ItemStatus
+    var decidedAt: Date?
+    var deviceId: String?
+    var amr: [String]?
+    var decision: String?
+}
+
+/// A browser's request to log in, approved from an enrolled device by number matching.
+struct WebLoginRecord: Sendable, Equatable {
+    var id: String
+    var userId: String?
+    var clientId: String
+    var publisher: String
+    var number: Int
+    var numbers: [Int]
+    var pollSecretHash: String
+    var challenge: String
+    var browser: String
+    var ip: String
+    var createdAt: Date
+    var expiresAt: Date
+    var status: ItemStatus
+    var decidedAt: Date?
+    var deviceId: String?
+    var amr: [String]?
 }
 
 /// A session: the family of its refresh tokens.

@@ -12,6 +12,10 @@ public struct ServerSettings: Sendable {
     public var bcryptCost: UInt8 = PasswordHasher.minimumCost
     public var accessTokenLifetime: Int = 600
     public var challengeLifetime: TimeInterval = 60
+    /// Serve the legacy auth0/TouchIDAuth `/pubkey` and `/login` endpoints.
+    public var touchIDAuthCompat = false
+    /// ⚠️ Accept legacy RSA keys of 1024 to 2047 bits (that library's default); weak, off unless asked for.
+    public var insecureAllowRSA1024 = false
     /// How long an enrolment waits for another device's approval.
     public var pendingEnrollmentLifetime: TimeInterval = 600
 

@@ -21,6 +21,14 @@ struct ServiceEnvironment: Sendable {
         return app
     }
 
+    /// The app of an API key, or 401.
+    func app(forAPIKey key: String) async throws -> AppRecord {
+        guard let clientId = try await store.apiKeyClientId(hash: SecretDigest.sha256(key)),
+            let app = try await store.app(clientId: clientId)
+        else { throw ProblemError(401, .unauthorized, "A valid API key is required.") }
+        return app
+    }
+
     /// A new opaque identifier.
     static func newID() -> String {
         UUID().uuidString.lowercased()

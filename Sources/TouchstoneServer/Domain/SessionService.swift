@@ -118,18 +118,23 @@ struct SessionService: Sendable {
     }
 
     private func tokens(for session: SessionRecord, jkt: String?, refreshToken: String) async throws -> Session {
-        let now = Int64(environment.clock.now().timeIntervalSince1970)
         let lifetime = environment.settings.accessTokenLifetime
+        return Session(
+            accessToken: try await accessToken(for: session, jkt: jkt, scope: "session", lifetime: lifetime),
+            refreshToken: refreshToken, expiresIn: lifetime, amr: session.amr, acr: session.acr,
+            userId: session.userId, deviceId: session.deviceId, scope: "session")
+    }
+
+    /// Signs an access token of `session`.
+    func accessToken(for session: SessionRecord, jkt: String?, scope: String, lifetime: Int) async throws -> String {
+        let now = Int64(environment.clock.now().timeIntervalSince1970)
         let claims = AccessTokenClaims(
             iss: environment.settings.issuer, aud: session.clientId, sub: session.userId, sid: session.id,
             did: session.deviceId, amr: session.amr, acr: session.acr,
-            auth_time: Int64(session.authTime.timeIntervalSince1970), scope: "session",
+            auth_time: Int64(session.authTime.timeIntervalSince1970), scope: scope,
             cnf: jkt.map { AccessTokenClaims.Confirmation(jkt: $0) }, iat: now, exp: now + Int64(lifetime),
             jti: ServiceEnvironment.newID())
-        return Session(
-            accessToken: try await environment.signer.sign(claims), refreshToken: refreshToken, expiresIn: lifetime,
-            amr: session.amr, acr: session.acr, userId: session.userId, deviceId: session.deviceId,
-            scope: claims.scope)
+        return try await environment.signer.sign(claims)
     }
 
     private static let reused = ProblemError(

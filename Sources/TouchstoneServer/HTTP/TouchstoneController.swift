@@ -106,16 +106,109 @@ struct TouchstoneController: Sendable {
                 ip: address.of(request, context: context))
             return Response(status: .noContent)
         }
+        v1.post("step-up") { request, context in
+            let identity = try await identity(of: request)
+            var request = request
+            let body = try await request.decodeBody(PasswordRequest.self, context: context)
+            let token = try await StepUpService(environment: environment).stepUp(
+                identity, password: body.password, ip: address.of(request, context: context))
+            return try Response.json(token, noStore: true)
+        }
+        v1.put("devices/:id/pin") { request, context in
+            let identity = try await identity(of: request)
+            var request = request
+            let body = try await request.decodeBody(PINRequest.self, context: context)
+            try await StepUpService(environment: environment).setPIN(
+                body.pin, deviceId: try context.parameters.require("id"), by: identity,
+                ip: address.of(request, context: context))
+            return Response(status: .noContent)
+        }
+        v1.put("account/password") { request, context in
+            let identity = try await identity(of: request)
+            var request = request
+            let body = try await request.decodeBody(PasswordRequest.self, context: context)
+            try await StepUpService(environment: environment).setPassword(
+                body.password, by: identity, ip: address.of(request, context: context))
+            return Response(status: .noContent)
+        }
+        v1.get("devices/:id/inbox") { request, context in
+            let wait = try request.uri.queryParameters.get("waitSeconds").map { text in
+                guard let seconds = Int(text), (0...InboxService.longestWait).contains(seconds) else {
+                    throw ProblemError.invalidRequest("waitSeconds must be 0 to \(InboxService.longestWait)")
+                }
+                return seconds
+            }
+            let inbox = try await InboxService(environment: environment).inbox(
+                deviceId: try context.parameters.require("id"),
+                authorization: request.authorization(scheme: "TouchstoneDevice"), waitSeconds: wait ?? 0)
+            return try Response.json(inbox, noStore: true)
+        }
+        v1.post("enrollments/:id/decision") { request, context in
+            var request = request
+            let body = try await request.decodeBody(DecisionRequest.self, context: context)
+            return try Response.json(
+                try await EnrollmentService(environment: environment).decide(
+                    try context.parameters.require("id"), assertion: body.assertion,
+                    ip: address.of(request, context: context)))
+        }
+        v1.post("confirmations") { request, context in
+            let app = try await apiKeyApp(of: request)
+            var request = request
+            let body = try await request.decodeBody(ConfirmationRequest.self, context: context)
+            let created = try await ConfirmationService(environment: environment).create(
+                body, by: app, ip: address.of(request, context: context))
+            return try Response.json(created, status: .created, noStore: true)
+        }
+        v1.get("confirmations/:id") { request, context in
+            let app = try await apiKeyApp(of: request)
+            let state = try await ConfirmationService(environment: environment).state(
+                try context.parameters.require("id"), for: app)
+            return try Response.json(state, noStore: true)
+        }
+        v1.post("confirmations/:id/decision") { request, context in
+            var request = request
+            let body = try await request.decodeBody(DecisionRequest.self, context: context)
+            return try Response.json(
+                try await ConfirmationService(environment: environment).decide(
+                    try context.parameters.require("id"), assertion: body.assertion,
+                    ip: address.of(request, context: context)))
+        }
+        v1.post("web-logins") { request, context in
+            var request = request
+            let body = try await request.decodeBody(WebLoginRequest.self, context: context)
+            let started = try await WebLoginService(environment: environment).start(
+                body, browser: request.headers[.userAgent] ?? "unknown browser",
+                ip: address.of(request, context: context))
+            return try Response.json(started, status: .created, noStore: true)
+        }
+        v1.get("web-logins/:id") { request, context in
+            let poll = try await WebLoginService(environment: environment).poll(
+                try context.parameters.require("id"), pollSecret: request.headers[.pollSecret])
+            return try Response.json(poll, noStore: true)
+        }
+        v1.post("web-logins/:id/decision") { request, context in
+            var request = request
+            let body = try await request.decodeBody(DecisionRequest.self, context: context)
+            return try Response.json(
+                try await WebLoginService(environment: environment).decide(
+                    try context.parameters.require("id"), assertion: body.assertion,
+                    ip: address.of(request, context: context)))
+        }
         v1.post("introspect") { request, context in
             let introspection = IntrospectionService(environment: environment)
-            guard let key = request.authorization(scheme: "ApiKey") else {
-                throw ProblemError(401, .unauthorized, "A valid API key is required.")
-            }
-            let caller = try await introspection.app(forAPIKey: key)
+            let caller = try await apiKeyApp(of: request)
             var request = request
             let body = try await request.decodeBody(IntrospectionRequest.self, context: context)
             return try Response.json(try await introspection.introspect(body.token, for: caller), noStore: true)
         }
+    }
+
+    /// The app of the request's `Authorization: ApiKey`, or 401.
+    private func apiKeyApp(of request: Request) async throws -> AppRecord {
+        guard let key = request.authorization(scheme: "ApiKey") else {
+            throw ProblemError(401, .unauthorized, "A valid API key is required.")
+        }
+        return try await environment.app(forAPIKey: key)
     }
 
     private func identity(of request: Request) async throws -> AccessIdentity {

@@ -32,7 +32,9 @@ protocol TouchstoneStore: Sendable {
     /// not in that state (used, unknown or expired).
     func consumeEnrollmentChallenge(id: String, now: Date) async throws -> Bool
     /// Parks a consumed enrolment until another device approves it.
-    func parkEnrollment(id: String, device: PendingDevice, pollSecretHash: String, expiresAt: Date) async throws
+    func parkEnrollment(
+        id: String, device: PendingDevice, pollSecretHash: String, approvalChallenge: String, expiresAt: Date
+    ) async throws
     /// In one transaction: revokes the user's active devices with the same fingerprint, inserts the device,
     /// the session and its first refresh token, and records the device on the enrolment.
     func completeEnrollment(id: String, device: DeviceRecord, session: SessionRecord, refreshTokenHash: String)
@@ -84,6 +86,50 @@ protocol TouchstoneStore: Sendable {
     func createFirstServerKey(_ key: ServerKeyRecord) async throws
     /// Inserts `next` and retires the keys active now at `next.activatesAt`.
     func rotateServerKey(next: ServerKeyRecord) async throws
+
+    // MARK: Step-up
+    /// Sets an active device's PIN hash, resets its count and unlocks it; `false` when the device is not active.
+    func setPIN(deviceId: String, pinHash: String) async throws -> Bool
+    /// In one transaction: sets the user's password hash and ends every other session of the user.
+    func setPassword(userId: String, passwordHash: String, keepingSession sessionId: String, at: Date) async throws
+
+    // MARK: Approval of new devices
+    /// Enrolments of this user waiting for approval whose device fingerprint is not `fingerprint`.
+    func pendingEnrollments(userId: String, excludingFingerprint fingerprint: String, now: Date) async throws
+        -> [EnrollmentRecord]
+    /// Records a decision on a pending enrolment; an approval creates `device` (replacing the user's devices with its
+    /// fingerprint) in the same transaction. `false` when it was no longer pending.
+    func decideEnrollment(id: String, approvedDevice device: DeviceRecord?, decidedBy: String, now: Date) async throws
+        -> Bool
+    /// Marks an approved enrolment's session as delivered; `true` for the first caller only.
+    func claimEnrollmentDelivery(id: String) async throws -> Bool
+
+    // MARK: Confirmations
+    func createConfirmation(_ confirmation: ConfirmationRecord) async throws
+    func confirmation(id: String) async throws -> ConfirmationRecord?
+    func pendingConfirmations(userId: String, publisher: String, now: Date) async throws -> [ConfirmationRecord]
+    /// Records a decision on a pending, unexpired confirmation; `false` when it was not.
+    func decideConfirmation(
+        id: String, status: ItemStatus, deviceId: String, amr: [String], decision: String, now: Date
+    ) async throws -> Bool
+
+    // MARK: Web logins
+    /// In one transaction: stores a web login, suppressed (answered but never delivered) when the user already has
+    /// one pending, had `hourlyLimit` in the last hour, or denied one since `coolDownSince`.
+    /// - Returns: the stored status.
+    func createWebLogin(_ webLogin: WebLoginRecord, hourlyLimit: Int, coolDownSince: Date) async throws -> ItemStatus
+    func webLogin(id: String) async throws -> WebLoginRecord?
+    func pendingWebLogins(userId: String, publisher: String, now: Date) async throws -> [WebLoginRecord]
+    /// Records a decision on a pending, unexpired web login; `false` when it was not.
+    func decideWebLogin(id: String, status: ItemStatus, deviceId: String, amr: [String], now: Date) async throws -> Bool
+    /// Marks an approved web login's session as delivered; `true` for the first caller only.
+    func claimWebLoginDelivery(id: String) async throws -> Bool
+
+    // MARK: Legacy TouchIDAuth keys
+    /// - Throws: ``StoreError/conflict`` when a key with this `sub` exists.
+    func createLegacyKey(sub: String, userId: String, publicKey: String, at: Date) async throws
+    /// The user and public key (PKCS#1 DER, base64url) registered under `sub`.
+    func legacyKey(sub: String) async throws -> (userId: String, publicKey: String)?
 
     // MARK: Audit and housekeeping
     func audit(_ event: AuditEvent) async throws

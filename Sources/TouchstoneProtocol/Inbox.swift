@@ -1,0 +1,121 @@
+import Foundation
+
+/// What an inbox item asks for.
+public struct InboxItemKind: RawRepresentable, Codable, Sendable, Hashable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let confirmation = Self(rawValue: "confirmation")
+    public static let webLogin = Self(rawValue: "web-login")
+    public static let enrollment = Self(rawValue: "enrollment")
+}
+
+/// One request waiting in a device's inbox (`GET /v1/devices/{deviceId}/inbox`).
+public struct InboxItem: Codable, Sendable, Equatable {
+    public var kind: InboxItemKind
+    public var id: String
+    public var clientId: String
+    public var publisher: String
+    /// The nonce the decision signs.
+    public var challenge: String
+    public var expiresAt: Date
+    // confirmation
+    public var text: String?
+    public var amount: String?
+    public var currency: String?
+    public var payee: String?
+    // web-login
+    public var browser: String?
+    public var numbers: [Int]?
+    // web-login and enrollment
+    public var ip: String?
+    public var requestedAt: Date?
+    // enrollment
+    public var name: String?
+    public var model: String?
+
+    public init(
+        kind: InboxItemKind, id: String, clientId: String, publisher: String, challenge: String, expiresAt: Date,
+        text: String? = nil, amount: String? = nil, currency: String? = nil, payee: String? = nil,
+        browser: String? = nil, numbers: [Int]? = nil, ip: String? = nil, requestedAt: Date? = nil,
+        name: String? = nil, model: String? = nil
+    ) {
+        self.kind = kind
+        self.id = id
+        self.clientId = clientId
+        self.publisher = publisher
+        self.challenge = challenge
+        self.expiresAt = expiresAt
+        self.text = text
+        self.amount = amount
+        self.currency = currency
+        self.payee = payee
+        self.browser = browser
+        self.numbers = numbers
+        self.ip = ip
+        self.requestedAt = requestedAt
+        self.name = name
+        self.model = model
+    }
+}
+
+/// `GET /v1/devices/{deviceId}/inbox` answer.
+public struct Inbox: Codable, Sendable {
+    public var items: [InboxItem]
+
+    public init(items: [InboxItem]) {
+        self.items = items
+    }
+}
+
+/// `POST /v1/{confirmations|web-logins|enrollments}/{id}/decision` body.
+public struct DecisionRequest: Codable, Sendable {
+    /// A `touchstone-decision+jwt`.
+    public var assertion: String
+
+    public init(assertion: String) {
+        self.assertion = assertion
+    }
+}
+
+/// A decision's answer.
+public struct DecisionRecorded: Codable, Sendable {
+    public var status: DecisionStatus
+
+    public init(status: DecisionStatus) {
+        self.status = status
+    }
+}
+
+/// `touchstone-decision+jwt`: approves or denies an inbox item; biometric key, or device key with `pin`.
+public struct DecisionClaims: DeviceTokenClaims, Equatable {
+    public static let tokenType = DeviceTokenType.decision
+    public var iss: String
+    public var aud: String
+    public var iat: Int64
+    public var exp: Int64
+    /// The item's challenge.
+    public var nonce: String
+    /// `approve` or `deny`.
+    public var decision: String
+    /// The confirmation's transaction hash (confirmations).
+    public var txn: String?
+    /// The number picked (web logins).
+    public var number: Int?
+    public var pin: String?
+
+    public init(
+        iss: String, aud: String, iat: Int64, exp: Int64, nonce: String, decision: String, txn: String? = nil,
+        number: Int? = nil, pin: String? = nil
+    ) {
+        self.iss = iss
+        self.aud = aud
+        self.iat = iat
+        self.exp = exp
+        self.nonce = nonce
+        self.decision = decision
+        self.txn = txn
+        self.number = number
+        self.pin = pin
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import TouchstoneProtocol
+
+/// A device's inbox: confirmations, web logins and new devices of its user waiting for its decision.
+struct InboxService: Sendable {
+    let environment: ServiceEnvironment
+
+    static let longestWait = 30
+    /// How often a waiting long-poll looks again.
+    static let pollInterval: Duration = .milliseconds(250)
+
+    /// `GET /v1/devices/{id}/inbox?waitSeconds=N`: answers at once when items wait, otherwise when one arrives or
+    /// after `waitSeconds` (at most 30).
+    func inbox(deviceId: String, authorization: String?, waitSeconds: Int) async throws -> Inbox {
+        let device = try await SessionService(environment: environment).verifyDeviceProof(
+            authorization, deviceId: deviceId, path: "/v1/devices/\(deviceId)/inbox", method: "GET")
+        let deadline = ContinuousClock.now + .seconds(min(max(0, waitSeconds), Self.longestWait))
+        while true {
+            let items = try await items(for: device)
+            if !items.isEmpty || ContinuousClock.now >= deadline || Task.isCancelled { return Inbox(items: items) }
+            try await Task.sleep(for: Self.pollInterval)
+        }
+    }
+
+    func items(for device: DeviceRecord) async throws -> [InboxItem] {
+        let now = environment.clock.now()
+        let store = environment.store
+        var items: [InboxItem] = []
+        for enrollment in try await store.pendingEnrollments(
+            userId: device.userId, excludingFingerprint: device.fingerprint, now: now)
+        {
+            guard let pending = enrollment.pendingDevice, let challenge = enrollment.approvalChallenge,
+                let expiresAt = enrollment.pendingExpiresAt, let app = try await store.app(clientId: enrollment.clientId)
+            else { continue }
+            items.append(
+                InboxItem(
+                    kind: .enrollment, id: enrollment.id, clientId: app.clientId, publisher: app.publisher,
+                    challenge: challenge, expiresAt: expiresAt, ip: pending.ip, requestedAt: enrollment.createdAt,
+                    name: pending.device.name, model: pending.device.model))
+        }
+        for confirmation in try await store.pendingConfirmations(userId: device.userId, publisher: device.publisher, now: now) {
+            items.append(
+                InboxItem(
+                    kind: .confirmation, id: confirmation.id, clientId: confirmation.clientId,
+                    publisher: confirmation.publisher, challenge: confirmation.challenge,
+                    expiresAt: confirmation.expiresAt, text: confirmation.text, amount: confirmation.amount,
+                    currency: confirmation.currency, payee: confirmation.payee))
+        }
+        for webLogin in try await store.pendingWebLogins(userId: device.userId, publisher: device.publisher, now: now) {
+            items.append(
+                InboxItem(
+                    kind: .webLogin, id: webLogin.id, clientId: webLogin.clientId, publisher: webLogin.publisher,
+                    challenge: webLogin.challenge, expiresAt: webLogin.expiresAt, browser: webLogin.browser,
+                    numbers: webLogin.numbers, ip: webLogin.ip, requestedAt: webLogin.createdAt))
+        }
+        return items
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import SQLKit
+
+extension SQLStore {
+    static let webLoginColumns = """
+        id, user_id, client_id, publisher, number, numbers, poll_secret_hash, challenge, browser, ip, created_at, \
+        expires_at, status, decided_at, device_id, amr
+        """
+
+    func createWebLogin(_ w: WebLoginRecord, hourlyLimit: Int, coolDownSince: Date) async throws -> ItemStatus {
+        let numbers = try Self.json(w.numbers)
+        return try await provider.transaction { database in
+            var status = w.status
+            if let userId = w.userId, status == .pending {
+                let recent = try await database.raw(
+                    """
+                    SELECT
+                        SUM(CASE WHEN status = 'pending' AND expires_at > \(bind: w.createdAt.storedSeconds) THEN 1 ELSE 0 END) AS pending,
+                        SUM(CASE WHEN created_at > \(bind: w.createdAt.storedSeconds - 3_600) THEN 1 ELSE 0 END) AS hourly,
+                        SUM(CASE WHEN status = 'denied' AND decided_at > \(bind: coolDownSince.storedSeconds) THEN 1 ELSE 0 END) AS denied
+                    FROM web_logins WHERE user_id = \(bind: userId)
+                    """
+                ).first()
+                let pending = try recent?.decode(column: "pending", as: Int?.self) ?? 0
+                let hourly = try recent?.decode(column: "hourly", as: Int?.self) ?? 0
+                let denied = try recent?.decode(column: "denied", as: Int?.self) ?? 0
+                if pending > 0 || hourly >= hourlyLimit || denied > 0 { status = .suppressed }
+            }
+            try await database.raw(
+                """
+                INSERT INTO web_logins (\(unsafeRaw: Self.webLoginColumns))
+                VALUES (\(bind: w.id), \(bind: w.userId), \(bind: w.clientId), \(bind: w.publisher), \(bind: w.number),
+                    \(bind: numbers), \(bind: w.pollSecretHash), \(bind: w.challenge), \(bind: w.browser), \(bind: w.ip),
+                    \(bind: w.createdAt.storedSeconds), \(bind: w.expiresAt.storedSeconds), \(bind: status.rawValue),
+                    NULL, NULL, NULL)
+                """
+            ).run()
+            return status
+        }
+    }
+
+    func webLogin(id: String) async throws -> WebLoginRecord? {
+        try await provider.read { database in
+            try await database.raw("SELECT \(unsafeRaw: Self.webLoginColumns) FROM web_logins WHERE id = \(bind: id)")
+                .first().map(Self.webLoginRecord)
+        }
+    }
+
+    func pendingWebLogins(userId: String, publisher: String, now: Date) async throws -> [WebLoginRecord] {
+        try await provider.read { database in
+            try await database.raw(
+                """
+                SELECT \(unsafeRaw: Self.webLoginColumns) FROM web_logins
+                WHERE user_id = \(bind: userId) AND publisher = \(bind: publisher) AND status = 'pending'
+                    AND expires_at > \(bind: now.storedSeconds)
+                ORDER BY created_at, id
+                """
+            ).all().map(Self.webLoginRecord)
+        }
+    }
+
+    func decideWebLogin(id: String, status: ItemStatus, deviceId: String, amr: [String], now: Date) async throws -> Bool {
+        let amr = try Self.json(amr)
+        return try await provider.write { database in
+            try await database.raw(
+                """
+                UPDATE web_logins SET status = \(bind: status.rawValue), decided_at = \(bind: now.storedSeconds),
+                    device_id = \(bind: deviceId), amr = \(bind: amr)
+                WHERE id = \(bind: id) AND status = 'pending' AND expires_at > \(bind: now.storedSeconds)
+                RETURNING id
+                """
+            ).first() != nil
+        }
+    }
+
+    func claimWebLoginDelivery(id: String) async throws -> Bool {
+        try await provider.write { database in
+            try await database.raw(
+                "UPDATE web_logins SET delivered = 1 WHERE id = \(bind: id) AND status = 'approved' AND delivered = 0 RETURNING id"
+            ).first() != nil
+        }
+    }
+
+    private static func webLoginRecord(_ row: any SQLRow) throws -> WebLoginRecord {
+        WebLoginRecord(
+            id: try row.string("id"), userId: try row.optionalString("user_id"), clientId: try row.string("client_id"),
+            publisher: try row.string("publisher"), number: try row.int("number"),
+            numbers: try fromJSON(try row.string("numbers"), as: [Int].self),
+            pollSecretHash: try row.string("poll_secret_hash"), challenge: try row.string("challenge"),
+            browser: try row.string("browser"), ip: try row.string("ip"), createdAt: try row.date("created_at"),
+            expiresAt: try row.date("expires_at"), status: ItemStatus(rawValue: try row.string("status")) ?? .denied,
+            decidedAt: try row.optionalDate("decided_at"), deviceId: try row.optionalString("device_id"),
+            amr: try row.optionalString("amr").map { try fromJSON($0, as: [String].self) })
+    }
+}
