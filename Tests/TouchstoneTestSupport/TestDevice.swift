@@ -65,6 +65,20 @@ public struct TestDevice: Sendable {
         return try await deviceKey.sign(claims)
     }
 
+    /// A `touchstone-decision+jwt` on an inbox item: signed by the biometric key, or by the device key with `pin`.
+    public func decision(
+        deviceId: String, challenge: String, approve: Bool = true, txn: String? = nil, number: Int? = nil,
+        pin: String? = nil, now: Date = Date()
+    ) async throws -> String {
+        let claims = DecisionClaims(
+            iss: deviceId, aud: audience, iat: Self.seconds(now), exp: Self.seconds(now) + 60, nonce: challenge,
+            decision: approve ? "approve" : "deny", txn: txn, number: number, pin: pin)
+        if pin == nil, let biometricKey {
+            return try await biometricKey.sign(claims)
+        }
+        return try await deviceKey.sign(claims)
+    }
+
     /// A `touchstone-request+jwt` for `Authorization: TouchstoneDevice`.
     public func request(deviceId: String, method: String = "POST", path: String, now: Date = Date()) async throws
         -> String
