@@ -12,11 +12,14 @@ extension TouchstoneClient {
     ///   - prompt: shown when the biometric key is first used.
     /// - Returns: the first session.
     /// - Throws: ``TouchstoneError``: `deviceCompromised` (before anything is sent), `invalidPIN`,
-    ///   `userCancelled`, `approvalPending` (another device must approve), `server` (`invalid_credentials`, …).
+    ///   `userCancelled`, `approvalDenied`, `approvalExpired`, `server` (`invalid_credentials`, …).
     /// - ⚠️ The password is sent to the server once and never kept.
+    /// - Parameter onApprovalPending: called when another of the user's devices must approve this one; the call
+    ///   then waits for the decision (cancel the task to stop waiting: nothing is kept).
     @discardableResult
     public func register(
-        username: String, password: String, pin: String?, prompt: String = "Use your fingerprint to log in"
+        username: String, password: String, pin: String?, prompt: String = "Use your fingerprint to log in",
+        onApprovalPending: (@Sendable (EnrollmentPending) async -> Void)? = nil
     ) async throws -> Session {
         try await checkIntegrity()
         let policy = try await policy()
@@ -56,15 +59,45 @@ extension TouchstoneClient {
             deviceKey: deviceKey.publicKey.jwk, biometricKey: biometricKey?.publicKey.jwk, pin: pin,
             deviceProof: try await deviceKey.sign(proof), biometricProof: try await biometricKey?.sign(proof))
         let response = try await send("POST", "/v1/enrollments/\(started.enrollmentId)/complete", body: completion)
-        guard response.status == 201 else {
-            throw TouchstoneError(.approvalPending, "approve this device on your other device")
+        let completed: EnrollmentCompleted
+        if response.status == 202 {
+            let pending = try decode(EnrollmentPending.self, response.body)
+            await onApprovalPending?(pending)
+            completed = try await awaitApproval(pending)
+        } else {
+            completed = try decode(EnrollmentCompleted.self, response.body)
         }
-        let completed = try decode(EnrollmentCompleted.self, response.body)
         try await keyStore.save(
             Registration(
                 server: issuer, deviceId: completed.deviceId, userId: completed.session.userId, username: username,
                 deviceKey: deviceKey, biometricKey: biometricKey))
         try await keyStore.setSession(StoredSession(session: completed.session, receivedAt: Date()), clientId: clientID)
         return completed.session
+    }
+
+    /// How often a registration waiting for approval asks for the outcome.
+    static let approvalPollInterval: Duration = .seconds(1)
+
+    /// Waits until another device approves (the device id and session), denies, or the wait expires.
+    private func awaitApproval(_ pending: EnrollmentPending) async throws -> EnrollmentCompleted {
+        let path = "/v1/enrollments/\(Self.pathComponent(pending.enrollmentId))"
+        while true {
+            do {
+                try await Task.sleep(for: Self.approvalPollInterval)
+            } catch {
+                throw TouchstoneError(.userCancelled, "stopped waiting for approval; nothing was kept")
+            }
+            let poll = try await call("GET", path, headers: ["X-Poll-Secret": pending.pollSecret], as: EnrollmentPoll.self)
+            switch poll.status {
+            case .pending: continue
+            case .denied: throw TouchstoneError(.approvalDenied, "your other device denied this registration")
+            case .expired: throw TouchstoneError(.approvalExpired, "nobody approved this registration in time")
+            default:
+                guard let deviceId = poll.deviceId, let session = poll.session else {
+                    throw TouchstoneError(.transport, "the approval was already collected")
+                }
+                return EnrollmentCompleted(deviceId: deviceId, session: session)
+            }
+        }
     }
 }

@@ -47,6 +47,12 @@ public struct TouchstoneError: Error, Sendable, Equatable, CustomStringConvertib
         public static let stepUpRequired = Self(rawValue: "stepUpRequired")
         /// The registration waits for approval from another of the user's devices.
         public static let approvalPending = Self(rawValue: "approvalPending")
+        /// The user's other device denied this registration.
+        public static let approvalDenied = Self(rawValue: "approvalDenied")
+        /// Nobody approved this registration in time.
+        public static let approvalExpired = Self(rawValue: "approvalExpired")
+        /// A web login is approved by picking the number the browser shows.
+        public static let numberRequired = Self(rawValue: "numberRequired")
         /// The server refused; ``TouchstoneError/serverCode`` has its protocol code.
         public static let server = Self(rawValue: "server")
         /// The server could not be reached, or answered something that is not the protocol.
@@ -78,6 +84,7 @@ public struct TouchstoneError: Error, Sendable, Equatable, CustomStringConvertib
         case .pinLocked: TouchstoneError(.pinLocked, problem.title)
         case .reauthenticationRequired: TouchstoneError(.reauthenticationRequired, problem.title)
         case .stepUpRequired: TouchstoneError(.stepUpRequired, problem.title)
+        case .insufficientAuthentication: TouchstoneError(.reauthenticationRequired, problem.title)
         case .deviceCompromised: TouchstoneError(.deviceCompromised, problem.title)
         case .biometryNotAllowed: TouchstoneError(.policyForbidsBiometry, problem.title)
         default: TouchstoneError(.server, problem.detail ?? problem.title, serverCode: problem.code)

@@ -7,7 +7,8 @@ struct Device: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Act as a device on this machine: register, log in, opt out, deregister.",
         subcommands: [
-            Register.self, Login.self, Unlock.self, OptOut.self, Deregister.self, Reset.self, Status.self,
+            Register.self, Login.self, Unlock.self, StepUp.self, SetPIN.self, Inbox.self, Approve.self, Deny.self,
+            OptOut.self, Deregister.self, Reset.self, Status.self,
         ])
 
     @OptionGroup var options: DeviceOptionValues
@@ -136,8 +137,14 @@ func explain(_ error: TouchstoneError, options: DeviceOptions) -> String {
         return "the PIN is not acceptable: \(error.message)"
     case .optedOut:
         return "biometrics are off on this device; log in with the PIN (--pin)"
-    case .approvalPending:
-        return "approve this device on your other device"
+    case .approvalDenied:
+        return "your other device denied this registration"
+    case .approvalExpired:
+        return "nobody approved this registration in time; register again"
+    case .stepUpRequired:
+        return "confirm with your password first: `touchstone device step-up`"
+    case .numberRequired:
+        return "pick the number the browser shows with --number"
     case .transport:
         return "cannot reach \(options.server): \(error.message)"
     case .server:
@@ -184,7 +191,11 @@ extension Device {
                     throw TouchstoneError(.userCancelled, "no password")
                 }
                 guard let pin = pin ?? askPIN() else { throw TouchstoneError(.userCancelled, "no PIN") }
-                let session = try await client.register(username: username, password: password, pin: pin)
+                let session = try await client.register(username: username, password: password, pin: pin) { pending in
+                    Terminal.printLine(
+                        "approve this device on your other device (waiting until \(pending.expiresAt.formatted(date: .omitted, time: .shortened)); Ctrl-C stops)"
+                    )
+                }
                 let status = try await client.status()
                 if options.json {
                     try report(session, json: true)
@@ -306,5 +317,144 @@ extension Device {
                 }
             }
         }
+    }
+
+    struct StepUp: DeviceSubcommand {
+        static let configuration = CommandConfiguration(
+            commandName: "step-up", abstract: "Confirm the password again for privileged actions (a short window).")
+        @OptionGroup var own: DeviceOptionValues
+        @ParentCommand var device: Device
+        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+
+        func run() async throws {
+            try await runDevice(options) {
+                let password =
+                    passwordStdin ? readLine(strippingNewline: true) : Terminal.readSecret(prompt: "Password: ")
+                guard let password, !password.isEmpty else { throw TouchstoneError(.userCancelled, "no password") }
+                let token = try await options.client().stepUp(password: password)
+                print("privileged for \(token.expiresIn) s: change the PIN or the password, or remove another device")
+            }
+        }
+    }
+
+    struct SetPIN: DeviceSubcommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-pin", abstract: "Set a new app PIN (unlocks a locked PIN); needs a step-up first.")
+        @OptionGroup var own: DeviceOptionValues
+        @ParentCommand var device: Device
+        @Option(help: "The new PIN (asked without echo when absent).") var pin: String?
+
+        func run() async throws {
+            try await runDevice(options) {
+                guard let pin = pin ?? askPIN() else { throw TouchstoneError(.userCancelled, "no PIN") }
+                try await options.client().changePIN(pin)
+                print("the PIN is changed")
+            }
+        }
+    }
+
+    struct Inbox: DeviceSubcommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show requests waiting for this device: confirmations, web logins, new devices.")
+        @OptionGroup var own: DeviceOptionValues
+        @ParentCommand var device: Device
+        @Option(help: "Wait up to this many seconds (at most 30) for a request to arrive.") var wait = 0
+
+        func run() async throws {
+            try await runDevice(options) {
+                let items = try await options.client().pendingRequests(waitSeconds: wait)
+                if options.json {
+                    print(String(decoding: try WireCoding.encoder().encode(TouchstoneProtocol.Inbox(items: items)), as: UTF8.self))
+                    return
+                }
+                if items.isEmpty { print("nothing is waiting") }
+                for item in items { print(describe(item)) }
+            }
+        }
+    }
+
+    struct Approve: DeviceSubcommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Approve a request from the inbox with a fingerprint (or the PIN).")
+        @OptionGroup var own: DeviceOptionValues
+        @ParentCommand var device: Device
+        @OptionGroup var verification: VerifierOptions
+        @Argument(help: "The request's id, from `device inbox`.") var id: String
+        @Option(help: "Approve with this PIN instead of a fingerprint.") var pin: String?
+        @Option(help: "For a web login: the number the browser shows.") var number: Int?
+        @Option(help: "The prompt shown with the fingerprint request.") var prompt: String?
+
+        func run() async throws {
+            try await runDevice(options) {
+                try await decide(options, verification, id: id, pin: pin, prompt: prompt, approve: true, number: number)
+            }
+        }
+    }
+
+    struct Deny: DeviceSubcommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Deny a request from the inbox (signed like an approval, so only you can deny).")
+        @OptionGroup var own: DeviceOptionValues
+        @ParentCommand var device: Device
+        @OptionGroup var verification: VerifierOptions
+        @Argument(help: "The request's id, from `device inbox`.") var id: String
+        @Option(help: "Deny with this PIN instead of a fingerprint.") var pin: String?
+
+        func run() async throws {
+            try await runDevice(options) {
+                try await decide(options, verification, id: id, pin: pin, prompt: nil, approve: false, number: nil)
+            }
+        }
+    }
+}
+
+/// One line for a person: what is asked, and by whom.
+func describe(_ item: InboxItem) -> String {
+    let asker = "\(item.clientId) of \(item.publisher)"
+    switch item.kind {
+    case .confirmation:
+        return "\(item.id)  confirm: \"\(item.text ?? "")\" \(item.amount ?? "") \(item.currency ?? "") to \(item.payee ?? "")  (asked by \(asker))"
+    case .webLogin:
+        let numbers = (item.numbers ?? []).map(String.init).joined(separator: " / ")
+        return "\(item.id)  web login from \(item.browser ?? "a browser") at \(item.ip ?? "?"): pick the browser's number \(numbers)  (\(asker))"
+    default:
+        return "\(item.id)  new device \"\(item.name ?? "")\" (\(item.model ?? "")) from \(item.ip ?? "?") wants to join your account  (\(asker))"
+    }
+}
+
+/// Approves or denies the inbox item `id` after verifying the user.
+func decide(
+    _ options: DeviceOptions, _ verification: VerifierOptions, id: String, pin: String?, prompt: String?, approve: Bool,
+    number: Int?
+) async throws {
+    let client = try options.client(verifier: verification.verifier)
+    guard let item = try await client.pendingRequests().first(where: { $0.id == id }) else {
+        throw TouchstoneError(.server, "no request \(id) waits for this device", serverCode: .notFound)
+    }
+    var number = number
+    if approve, item.kind == .webLogin, number == nil {
+        Terminal.printLine(describe(item))
+        number = Terminal.readSecret(prompt: "Number shown in the browser: ").flatMap { Int($0) }
+    }
+    let defaultPrompt =
+        switch item.kind {
+        case .confirmation: "Confirm \(item.amount ?? "") \(item.currency ?? "") to \(item.payee ?? "")"
+        case .webLogin: "Approve the web login"
+        default: "Approve the new device \(item.name ?? "")"
+        }
+    let status: DecisionStatus
+    if let pin {
+        status = approve
+            ? try await client.approve(item, pin: pin, number: number) : try await client.deny(item, pin: pin)
+    } else {
+        let fallback: PINPrompt = { reason in askPIN(explain(reason, options: options)) }
+        status = approve
+            ? try await client.approve(item, prompt: prompt ?? defaultPrompt, number: number, fallback: fallback)
+            : try await client.deny(item, prompt: prompt ?? defaultPrompt, fallback: fallback)
+    }
+    if options.json {
+        print(String(decoding: try WireCoding.encoder().encode(DecisionRecorded(status: status)), as: UTF8.self))
+    } else {
+        print("\(id): \(status.rawValue)")
     }
 }

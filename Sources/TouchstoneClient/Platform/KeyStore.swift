@@ -45,14 +45,19 @@ public struct Registration: Sendable {
     }
 }
 
-/// A session and when it was received, to know when its access token expires.
+/// A session and when it was received, to know when its access token expires; and a step-up token, if any.
 public struct StoredSession: Sendable, Codable, Equatable {
     public var session: Session
     public var receivedAt: Date
+    /// The privileged access token of the last step-up.
+    public var privilegedToken: String?
+    public var privilegedUntil: Date?
 
-    public init(session: Session, receivedAt: Date) {
+    public init(session: Session, receivedAt: Date, privilegedToken: String? = nil, privilegedUntil: Date? = nil) {
         self.session = session
         self.receivedAt = receivedAt
+        self.privilegedToken = privilegedToken
+        self.privilegedUntil = privilegedUntil
     }
 
     /// Whether the access token is still good for `margin` seconds.

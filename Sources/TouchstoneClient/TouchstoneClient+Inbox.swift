@@ -1,0 +1,110 @@
+import Foundation
+import TouchstoneCrypto
+import TouchstoneProtocol
+
+extension TouchstoneClient {
+    /// Requests waiting for this device: transaction confirmations, web logins and new devices of the user.
+    /// - Parameter waitSeconds: how long the server may wait for one to arrive (0 to 30).
+    public func pendingRequests(waitSeconds: Int = 0) async throws -> [InboxItem] {
+        let registration = try await requireRegistration()
+        let path = "/v1/devices/\(Self.pathComponent(registration.deviceId))/inbox"
+        let times = Self.tokenTimes()
+        let proof = try await registration.deviceKey.sign(
+            RequestClaims(
+                iss: registration.deviceId, aud: issuer, iat: times.iat, exp: times.exp, jti: UUID().uuidString,
+                htm: "GET", htu: issuer + path))
+        return try await call(
+            "GET", path + "?waitSeconds=\(min(max(waitSeconds, 0), 30))",
+            headers: ["Authorization": "TouchstoneDevice \(proof)"], as: Inbox.self
+        ).items
+    }
+
+    /// Approves a request with a biometric, showing `prompt` (e.g. "Confirm money transfer"), or with the PIN
+    /// after a fallback as for login. A confirmation's approval commits to exactly the text, amount, currency and
+    /// payee of `item`, as shown.
+    /// - Parameter number: for a web login, the number the user picked (the one the browser shows).
+    public func approve(_ item: InboxItem, prompt: String, number: Int? = nil, fallback: PINPrompt? = nil) async throws
+        -> DecisionStatus
+    {
+        try await decide(item, approve: true, number: number, verification: .biometric(prompt: prompt, fallback: fallback))
+    }
+
+    /// Approves a request with the app PIN.
+    public func approve(_ item: InboxItem, pin: String, number: Int? = nil) async throws -> DecisionStatus {
+        try await decide(item, approve: true, number: number, verification: .pin(pin))
+    }
+
+    /// Denies a request; a denial is signed like an approval, so that only the user can give it.
+    public func deny(_ item: InboxItem, prompt: String, fallback: PINPrompt? = nil) async throws -> DecisionStatus {
+        try await decide(item, approve: false, number: nil, verification: .biometric(prompt: prompt, fallback: fallback))
+    }
+
+    /// Denies a request with the app PIN.
+    public func deny(_ item: InboxItem, pin: String) async throws -> DecisionStatus {
+        try await decide(item, approve: false, number: nil, verification: .pin(pin))
+    }
+
+    private enum Verification {
+        case biometric(prompt: String, fallback: PINPrompt?)
+        case pin(String)
+    }
+
+    private func decide(_ item: InboxItem, approve: Bool, number: Int?, verification: Verification) async throws
+        -> DecisionStatus
+    {
+        try await checkIntegrity()
+        let registration = try await requireRegistration()
+        if approve, item.kind == .webLogin, number == nil {
+            throw TouchstoneError(.numberRequired, "pick the number the browser shows")
+        }
+        var txn: String?
+        if item.kind == .confirmation {
+            guard let text = item.text, let amount = item.amount, let currency = item.currency, let payee = item.payee
+            else { throw TouchstoneError(.transport, "the confirmation is incomplete") }
+            txn = TransactionHash.of(text: text, amount: amount, currency: currency, payee: payee)
+        }
+        let (key, pin) = try await verify(verification, registration: registration)
+        let times = Self.tokenTimes()
+        let decision = try await key.sign(
+            DecisionClaims(
+                iss: registration.deviceId, aud: issuer, iat: times.iat, exp: times.exp, nonce: item.challenge,
+                decision: approve ? "approve" : "deny", txn: txn, number: item.kind == .webLogin ? number : nil,
+                pin: pin))
+        let collection =
+            switch item.kind {
+            case .confirmation: "confirmations"
+            case .webLogin: "web-logins"
+            default: "enrollments"
+            }
+        return try await call(
+            "POST", "/v1/\(collection)/\(Self.pathComponent(item.id))/decision", body: DecisionRequest(assertion: decision),
+            as: DecisionRecorded.self
+        ).status
+    }
+
+    /// The key that signs after verifying the user, and the PIN when it is the device key.
+    private func verify(_ verification: Verification, registration: Registration) async throws
+        -> (key: any DeviceKey, pin: String?)
+    {
+        switch verification {
+        case .pin(let pin):
+            if let problem = try await policy().pinProblem(pin) { throw TouchstoneError(.invalidPIN, problem) }
+            return (registration.deviceKey, pin)
+        case .biometric(let prompt, let fallback):
+            let reason: TouchstoneError
+            if let biometricKey = registration.biometricKey {
+                do {
+                    try await platform.verifier.verify(prompt: prompt)
+                    return (biometricKey, nil)
+                } catch let error as TouchstoneError where Self.fallsBackToPIN.contains(error.code) {
+                    reason = error
+                }
+            } else {
+                reason = TouchstoneError(.optedOut, "biometrics are off on this device")
+            }
+            guard let fallback else { throw reason }
+            guard let pin = try await fallback(reason) else { throw TouchstoneError(.userCancelled, "the user cancelled") }
+            return try await verify(.pin(pin), registration: registration)
+        }
+    }
+}
