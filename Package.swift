@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "TouchstoneCrypto", targets: ["TouchstoneCrypto"]),
         .library(name: "TouchstoneServer", targets: ["TouchstoneServer"]),
         .library(name: "TouchstoneClient", targets: ["TouchstoneClient"]),
+        .library(name: "TouchstoneWebAuthn", targets: ["TouchstoneWebAuthn"]),
         .executable(name: "touchstone", targets: ["touchstone"]),
     ],
     dependencies: [
@@ -22,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         .target(name: "TouchstoneProtocol"),
@@ -32,6 +35,16 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+            ]
+        ),
+        .target(
+            name: "TouchstoneWebAuthn",
+            dependencies: [
+                "TouchstoneCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         .target(
@@ -97,6 +110,10 @@ let package = Package(
                 "TouchstoneTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
+        ),
+        .testTarget(
+            name: "TouchstoneWebAuthnTests",
+            dependencies: ["TouchstoneWebAuthn", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "TouchstoneClientTests",

@@ -1,0 +1,3 @@
+import Testing
+@testable import TouchstoneWebAuthn
+@Test func placeholderWebAuthn() { #expect(Bool(true)) }
