@@ -84,11 +84,13 @@ struct ConfirmationService: Sendable {
         }
     }
 
+    /// Lengths count Unicode code points, as clients in any language can; NFC is compared scalar by scalar
+    /// (Swift's `==` on strings would call canonically equivalent spellings equal).
     private static func checkShown(_ value: String, name: String, longest: Int) throws {
-        guard (1...longest).contains(value.count) else {
+        guard (1...longest).contains(value.unicodeScalars.count) else {
             throw ProblemError.invalidRequest("\(name) must have 1 to \(longest) characters")
         }
-        guard value == value.precomposedStringWithCanonicalMapping else {
+        guard value.unicodeScalars.elementsEqual(value.precomposedStringWithCanonicalMapping.unicodeScalars) else {
             throw ProblemError.invalidRequest("\(name) must be in Unicode NFC")
         }
         let hidden: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator]
