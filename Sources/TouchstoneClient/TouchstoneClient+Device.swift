@@ -16,6 +16,20 @@ public struct DeviceStatus: Sendable, Equatable, Codable {
     public var username: String?
     public var clientId: String
     public var biometric: Bool
+
+    private enum CodingKeys: String, CodingKey {
+        case registered, deviceId, username, clientId, biometric
+    }
+
+    /// Every member is written, `null` when absent.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(registered, forKey: .registered)
+        try container.encode(deviceId, forKey: .deviceId)
+        try container.encode(username, forKey: .username)
+        try container.encode(clientId, forKey: .clientId)
+        try container.encode(biometric, forKey: .biometric)
+    }
 }
 
 extension TouchstoneClient {
@@ -62,8 +76,23 @@ extension TouchstoneClient {
             try await sendAuthorized("DELETE", "/v1/devices/\(Self.pathComponent(registration.deviceId))")
         } catch let error as TouchstoneError where error.serverCode == .deviceNotFound {
             // Already gone on the server.
+        } catch let error as TouchstoneError where error.code == .reauthenticationRequired {
+            // Without a session: wipe only when the server says the device is revoked (an administrator did it).
+            guard try await isRevokedOnServer(registration) else { throw error }
         }
         try await keyStore.wipe()
+    }
+
+    /// Whether the server has revoked (or forgotten) this device: it refuses a login challenge for it.
+    private func isRevokedOnServer(_ registration: Registration) async throws -> Bool {
+        do {
+            try await send("POST", "/v1/challenges", body: ChallengeRequest(deviceId: registration.deviceId))
+            return false
+        } catch let error as TouchstoneError
+            where error.serverCode == .deviceRevoked || error.serverCode == .deviceNotFound
+        {
+            return true
+        }
     }
 
     /// Forgets the registration on this device only; the server is not told.

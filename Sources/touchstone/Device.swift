@@ -122,7 +122,7 @@ func explain(_ error: TouchstoneError, options: DeviceOptions) -> String {
     case .userCancelled:
         return "cancelled; nothing changed"
     case .biometryFailed:
-        return "the fingerprint did not match; try again or log in with the PIN (--pin)"
+        return "the fingerprint did not match; try again"
     case .biometryLockout:
         return "the fingerprint sensor is locked after too many attempts; log in with the PIN (--pin)"
     case .userFallback:
@@ -146,7 +146,7 @@ func explain(_ error: TouchstoneError, options: DeviceOptions) -> String {
     case .numberRequired:
         return "pick the number the browser shows with --number"
     case .transport:
-        return "cannot reach \(options.server): \(error.message)"
+        return error.message
     case .server:
         return "the server refused (\(error.serverCode?.rawValue ?? "unknown")): \(error.message)"
     default:
@@ -165,8 +165,7 @@ func report(_ session: Session, json: Bool) throws {
 
 /// Asks for the PIN on the terminal (hidden), or reads it from standard input.
 func askPIN(_ reason: String? = nil) -> String? {
-    if let reason { Terminal.printLine(reason) }
-    return Terminal.readSecret(prompt: "PIN: ")
+    Terminal.readSecret(prompt: (reason.map { $0 + "\n" } ?? "") + "PIN: ")
 }
 
 extension Device {

@@ -207,9 +207,13 @@ enum Migrations {
         ],
     ]
 
+    /// The advisory lock migrations hold (PostgreSQL); any constant shared by every instance.
+    static let lockKey: Int64 = 0x746F_7563_6873
+
     /// Brings the schema up to date; safe to run from several processes at once.
     static func run(on provider: any SQLDatabaseProvider) async throws {
-        try await provider.write { database in
+        try await provider.transaction { database in
+            try await provider.exclusiveLock(lockKey, in: database)
             try await database.raw(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)"
             ).run()
@@ -217,7 +221,8 @@ enum Migrations {
         for (index, statements) in all.enumerated() {
             let version = index + 1
             try await provider.transaction { database in
-                // The insert claims the version first: a second process racing here fails it and rolls back.
+                // One instance migrates at a time; the others then find the version claimed.
+                try await provider.exclusiveLock(lockKey, in: database)
                 let claimed = try await database.raw(
                     """
                     INSERT INTO schema_migrations (version, applied_at) VALUES (\(bind: version), 0)

@@ -8,5 +8,8 @@ protocol SQLDatabaseProvider: Sendable {
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
     /// Runs one statement that commits on its own.
     func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Inside a ``transaction(_:)``: waits until no other transaction holds the lock `key`, then holds it until
+    /// commit (for work that must run once even when several instances start together, such as migrations).
+    func exclusiveLock(_ key: Int64, in database: any SQLDatabase) async throws
     func shutdown() async throws
 }

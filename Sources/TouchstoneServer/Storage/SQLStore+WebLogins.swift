@@ -12,6 +12,8 @@ extension SQLStore {
         return try await provider.transaction { database in
             var status = w.status
             if let userId = w.userId, status == .pending {
+                // Lock the user's row first, so that concurrent requests count one another (PostgreSQL).
+                try await database.raw("UPDATE users SET id = id WHERE id = \(bind: userId)").run()
                 let recent = try await database.raw(
                     """
                     SELECT

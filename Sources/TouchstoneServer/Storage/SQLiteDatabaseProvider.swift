@@ -73,6 +73,9 @@ final class SQLiteDatabaseProvider: SQLDatabaseProvider {
         }
     }
 
+    /// SQLite transactions already exclude each other (`BEGIN IMMEDIATE` on the one writer).
+    func exclusiveLock(_ key: Int64, in database: any SQLDatabase) async throws {}
+
     func shutdown() async throws {
         for reader in readers {
             try await reader.close()

@@ -1,0 +1,76 @@
+import Logging
+import PostgresKit
+import PostgresNIO
+import SQLKit
+
+/// PostgreSQL through a pooled `PostgresClient`: every instance of the server on one database shares all state.
+final class PostgresDatabaseProvider: SQLDatabaseProvider {
+    private let client: PostgresClient
+    private let logger: Logger
+    /// The client's connection pool runs in this task from ``open(url:poolSize:logger:)`` until ``shutdown()``.
+    private let running: Task<Void, Never>
+
+    private init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+        self.running = Task { await client.run() }
+    }
+
+    /// Connects to `url` (`postgres://user:password@host:port/database?sslmode=…`).
+    /// - Parameter poolSize: the most connections this instance opens.
+    static func open(url: String, poolSize: Int, logger: Logger) async throws -> PostgresDatabaseProvider {
+        let core: PostgresConnection.Configuration
+        do {
+            core = try SQLPostgresConfiguration(url: url).coreConfiguration
+        } catch {
+            throw ConfigurationError("--database: not a PostgreSQL URL such as postgres://user:password@host:5432/touchstone")
+        }
+        guard let host = core.host, let port = core.port else {
+            throw ConfigurationError("--database: the PostgreSQL URL needs a host")
+        }
+        let tls: PostgresClient.Configuration.TLS =
+            switch (core.tls.isEnforced, core.tls.isAllowed, core.tls.sslContext?.configuration) {
+            case (true, _, let tls?): .require(tls)
+            case (false, true, let tls?): .prefer(tls)
+            default: .disable
+            }
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: core.username, password: core.password, database: core.database, tls: tls)
+        configuration.options.maximumConnections = max(1, poolSize)
+        configuration.options.connectTimeout = .seconds(5)
+        let provider = PostgresDatabaseProvider(
+            client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+        do {
+            try await provider.read { try await $0.raw("SELECT 1").run() }
+        } catch {
+            try? await provider.shutdown()
+            throw ConfigurationError("cannot connect to PostgreSQL at \(host):\(port): \(String(reflecting: error))")
+        }
+        return provider
+    }
+
+    func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            try await body(connection.sql(queryLogLevel: nil))
+        }
+    }
+
+    func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await read(body)
+    }
+
+    func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await client.withTransaction(logger: logger) { connection in
+            try await body(connection.sql(queryLogLevel: nil))
+        }
+    }
+
+    func exclusiveLock(_ key: Int64, in database: any SQLDatabase) async throws {
+        try await database.raw("SELECT pg_advisory_xact_lock(\(bind: key))").run()
+    }
+
+    func shutdown() async throws {
+        running.cancel()
+        await running.value
+    }
+}

@@ -1,2 +1,0 @@
-/// WebAuthn Level 3 relying-party verification: CBOR, COSE keys, authenticator data, attestation formats.
-public enum WebAuthn {}

@@ -1,0 +1,260 @@
+import Foundation
+import Testing
+import TouchstoneProtocol
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `touchstone device` as a process: a server whose issuer is the URL devices reach it at, profiles in their own
+/// directories, standard input fed from a file, and the admin tools' JSON as the server's own record.
+enum DeviceCLI {
+    static let password = "tangerine-Orbit-5521"
+    static let pin = "482915"
+    /// A well-formed PIN that is not ``pin``.
+    static let wrongPIN = "975310"
+
+    /// `status --json`.
+    struct Status: Decodable, Equatable {
+        var registered: Bool
+        var deviceId: String?
+        var username: String?
+        var clientId: String
+        var biometric: Bool
+    }
+
+    /// One device of `admin devices --json`.
+    struct ServerDevice: Decodable {
+        var deviceId: String
+        var username: String
+        var clientId: String
+        var publisher: String
+        var name: String
+        var biometric: Bool
+        var pinLocked: Bool
+        var revokedAt: Date?
+    }
+
+    /// One event of `admin audit --json`.
+    struct AuditEvent: Decodable, CustomStringConvertible {
+        var event: String
+        var outcome: String
+        var userId: String?
+        var deviceId: String?
+        var clientId: String?
+
+        var description: String { "\(event) \(outcome) device=\(deviceId ?? "-") app=\(clientId ?? "-")" }
+    }
+
+    /// Runs `body` with a `touchstone serve` on a free loopback port P and issuer `http://localhost:P`, so that
+    /// `touchstone device --server` can name the server by its issuer; the server is stopped whatever happens.
+    static func withServer<T>(
+        _ arguments: [String] = [], _ body: (ServerProcess, WireClient) async throws -> T
+    ) async throws -> T {
+        var started: ServerProcess?
+        for attempt in 1...3 {
+            let port = try freeLoopbackPort()
+            do {
+                // `serve --port 0` comes first in ServerProcess.start; the last --port wins.
+                started = try await ServerProcess.start(
+                    ["--port", "\(port)", "--issuer", "http://localhost:\(port)"] + arguments)
+                break
+            } catch is ServerProcess.StartFailure where attempt < 3 {
+                // Someone else took the port between picking and binding: pick another.
+                continue
+            }
+        }
+        let server = try #require(started)
+        let client = WireClient(baseURL: server.baseURL)
+        do {
+            try #require(
+                server.issuer == "http://localhost:\(server.baseURL.port ?? -1)",
+                "the issuer is the URL devices use: \(server.issuer), \(server.baseURL)")
+            let result = try await body(server, client)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    /// A loopback port nothing listens on right now.
+    static func freeLoopbackPort() throws -> Int {
+        #if canImport(Glibc)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Creates an account over HTTP (`POST /v1/accounts`), as a user signing up would.
+    static func createAccount(_ username: String, on client: WireClient) async throws {
+        let created = try await client.post("/v1/accounts", CreateAccountRequest(username: username, password: password))
+        try #require(created.status == 201, "POST /v1/accounts: \(created)")
+    }
+
+    /// `admin devices --json`, all users.
+    static func serverDevices(_ server: ServerProcess) async throws -> [ServerDevice] {
+        let result = try await server.admin(["devices", "--json"])
+        try #require(result.status == 0, "admin devices: \(result)")
+        return try #require(try result.json([String: [ServerDevice]].self)["devices"], "\(result)")
+    }
+
+    /// The server's record of one device.
+    static func serverDevice(_ deviceId: String?, on server: ServerProcess) async throws -> ServerDevice {
+        let deviceId = try #require(deviceId)
+        return try #require(
+            try await serverDevices(server).first { $0.deviceId == deviceId }, "device \(deviceId) on the server")
+    }
+
+    /// `admin audit --json`, all events in time order.
+    static func audit(_ server: ServerProcess) async throws -> [AuditEvent] {
+        let result = try await server.admin(["audit", "--json"])
+        try #require(result.status == 0, "admin audit: \(result)")
+        return try #require(try result.json([String: [AuditEvent]].self)["events"], "\(result)")
+    }
+
+    /// Runs `touchstone ARGUMENTS` in `directory` with `input` as standard input (empty when `nil`).
+    /// - Parameter timeout: seconds after which the process is killed and the result marked `timedOut`.
+    static func run(
+        _ arguments: [String], input: String?, in directory: ScratchDirectory, environment: [String: String] = [:],
+        timeout: TimeInterval = 60
+    ) async throws -> CommandResult {
+        let name = "device-\(UUID().uuidString.lowercased())"
+        let stdinPath = directory.path(name + ".in")
+        let stdoutPath = directory.path(name + ".out")
+        let stderrPath = directory.path(name + ".err")
+        guard FileManager.default.createFile(atPath: stdinPath, contents: Data((input ?? "").utf8)),
+            FileManager.default.createFile(atPath: stdoutPath, contents: nil),
+            FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        else { throw CocoaError(.fileWriteUnknown) }
+        let process = Process()
+        process.executableURL = TouchstoneExecutable.url
+        process.arguments = arguments
+        process.currentDirectoryURL = directory.url
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: stdinPath))
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        var timedOut = false
+        while process.isRunning {
+            if Date() > deadline {
+                timedOut = true
+                kill(process.processIdentifier, SIGKILL)
+                break
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        process.waitUntilExit()
+        return CommandResult(
+            status: process.terminationStatus, stdout: try TouchstoneExecutable.readText(stdoutPath),
+            stderr: try TouchstoneExecutable.readText(stderrPath), timedOut: timedOut)
+    }
+
+    /// One device profile (`--profile`) in its own scratch directory, pointed at one server (`--server`).
+    struct Profile {
+        let scratch: ScratchDirectory
+        /// The `--server` URL.
+        let server: String
+
+        /// The profile directory; the tool creates it.
+        var path: String { scratch.path("profile") }
+
+        init(server: String) throws {
+            scratch = try ScratchDirectory()
+            self.server = server
+        }
+
+        init(_ server: ServerProcess) throws {
+            try self.init(server: server.issuer)
+        }
+
+        /// `touchstone device --profile P --server S ARGUMENTS`, the options before the subcommand.
+        func run(
+            _ arguments: [String], input: String? = nil, environment: [String: String] = [:], timeout: TimeInterval = 60
+        ) async throws -> CommandResult {
+            try await DeviceCLI.run(
+                ["device", "--profile", path, "--server", server] + arguments, input: input, in: scratch,
+                environment: environment, timeout: timeout)
+        }
+
+        /// `register --username U --password-stdin --pin P --verifier V`, which must succeed.
+        @discardableResult
+        func register(
+            _ username: String, verifier: String? = "match", pin: String? = DeviceCLI.pin, options: [String] = [],
+            environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws -> Status {
+            let arguments =
+                options + ["register", "--username", username, "--password-stdin"]
+                + (pin.map { ["--pin", $0] } ?? []) + (verifier.map { ["--verifier", $0] } ?? [])
+            let result = try await run(arguments, input: DeviceCLI.password + "\n", environment: environment)
+            try #require(
+                result.status == 0 && !result.timedOut, "register: \(result)", sourceLocation: sourceLocation)
+            let status = try await self.status(options: options, sourceLocation: sourceLocation)
+            try #require(status.registered, "registered after register: \(status)", sourceLocation: sourceLocation)
+            return status
+        }
+
+        /// `status --json`, which must succeed.
+        func status(options: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) async throws -> Status {
+            let result = try await run(options + ["status", "--json"])
+            try #require(result.status == 0 && !result.timedOut, "status: \(result)", sourceLocation: sourceLocation)
+            return try result.json(Status.self)
+        }
+
+        /// `login … --json`, which must succeed; the session it prints.
+        func login(
+            _ arguments: [String], input: String? = nil, options: [String] = [],
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws -> Session {
+            let result = try await run(options + ["login"] + arguments + ["--json"], input: input)
+            try #require(result.status == 0 && !result.timedOut, "login: \(result)", sourceLocation: sourceLocation)
+            #expect(result.stdoutLines.count == 1, "one JSON object: \(result)", sourceLocation: sourceLocation)
+            return try result.json(Session.self)
+        }
+
+        /// The names of the files in the profile directory (none when it does not exist).
+        func fileNames() throws -> [String] {
+            guard FileManager.default.fileExists(atPath: path) else { return [] }
+            return try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+        }
+    }
+}
+
+/// Checks that a run failed the way §7 says: non-zero exit, nothing on standard output, exactly one line on standard
+/// error, starting `touchstone: ` and containing every one of `words` (case-insensitive).
+func expectOneErrorLine(
+    _ result: CommandResult, mentioning words: [String], sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(!result.timedOut, "\(result)", sourceLocation: sourceLocation)
+    #expect(result.status != 0, "non-zero exit: \(result)", sourceLocation: sourceLocation)
+    #expect(result.stdout.isEmpty, "nothing on standard output: \(result)", sourceLocation: sourceLocation)
+    #expect(result.stderrLines.count == 1, "one line on standard error: \(result)", sourceLocation: sourceLocation)
+    #expect(
+        result.stderrLines.first?.hasPrefix("touchstone: ") == true, "the line starts `touchstone: `: \(result)",
+        sourceLocation: sourceLocation)
+    for word in words {
+        #expect(
+            result.stderr.lowercased().contains(word.lowercased()), "the line mentions \"\(word)\": \(result)",
+            sourceLocation: sourceLocation)
+    }
+}
