@@ -41,17 +41,20 @@ public final class TouchstoneRuntime: Sendable {
     }
 
     static func openStore(_ database: DatabaseLocation, logger: Logger) async throws -> SQLStore {
-        switch database {
-        case .sqlite(let path):
-            let store = SQLStore(provider: try await SQLiteDatabaseProvider.open(path: path, logger: logger))
-            do {
-                try await store.migrate()
-            } catch {
-                try? await store.shutdown()
-                throw error
+        let provider: any SQLDatabaseProvider =
+            switch database {
+            case .sqlite(let path): try await SQLiteDatabaseProvider.open(path: path, logger: logger)
+            case .postgres(let url, let poolSize):
+                try await PostgresDatabaseProvider.open(url: url, poolSize: poolSize, logger: logger)
             }
-            return store
+        let store = SQLStore(provider: provider)
+        do {
+            try await store.migrate()
+        } catch {
+            try? await store.shutdown()
+            throw error
         }
+        return store
     }
 
     /// The router with every route and middleware.

@@ -3,11 +3,14 @@ import TouchstoneServer
 
 /// `--database`, shared by every subcommand that touches the database.
 struct DatabaseOptions: ParsableArguments {
-    @Option(help: "A SQLite file path.")
+    @Option(help: "A SQLite file path, or a postgres://user:password@host:5432/database URL.")
     var database: String = "./touchstone.sqlite"
 
+    @Option(help: "With PostgreSQL: the most connections this process opens.")
+    var databasePoolSize: Int = DatabaseLocation.defaultPoolSize
+
     func location() throws -> DatabaseLocation {
-        try DatabaseLocation(database)
+        try DatabaseLocation(database, poolSize: databasePoolSize)
     }
 }
 

@@ -23,35 +23,45 @@ struct Harness {
     var store: any TouchstoneStore { runtime.environment.store }
     var now: Date { clock.now() }
 
-    /// Runs `body` against a new server; the database is deleted afterwards.
+    /// Which store this run uses.
+    let database: TestDatabase.Kind
+
+    /// Runs `body` against a new server, once on SQLite and once on PostgreSQL when a test server is configured;
+    /// each database is dropped afterwards.
     static func run(
         configure: (inout ServerSettings) -> Void = { _ in },
         logger: Logger? = nil,
         _ body: @Sendable (Harness) async throws -> Void
     ) async throws {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "touchstone-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         var settings = try ServerSettings(issuer: issuer)
         configure(&settings)
-        let clock = ManualClock()
-        let logger = logger ?? {
-            var logger = Logger(label: "test")
-            logger.logLevel = .critical
-            return logger
-        }()
-        let runtime = try await TouchstoneRuntime.open(
-            database: .sqlite(path: directory.appending(path: "db.sqlite").path), settings: settings, clock: clock,
-            logger: logger)
-        do {
-            try await Application(router: runtime.router()).test(.router) { client in
-                try await body(Harness(runtime: runtime, clock: clock, client: client))
-            }
-        } catch {
-            try? await runtime.shutdown()
-            throw error
+        for kind in TestDatabase.kinds {
+            try await run(kind, settings: settings, logger: logger, body)
         }
-        try await runtime.shutdown()
+    }
+
+    private static func run(
+        _ kind: TestDatabase.Kind, settings: ServerSettings, logger: Logger?, _ body: @Sendable (Harness) async throws -> Void
+    ) async throws {
+        try await TestDatabase.with(kind) { database in
+            let clock = ManualClock()
+            let logger = logger ?? {
+                var logger = Logger(label: "test")
+                logger.logLevel = .critical
+                return logger
+            }()
+            let runtime = try await TouchstoneRuntime.open(
+                database: try DatabaseLocation(database, poolSize: 8), settings: settings, clock: clock, logger: logger)
+            do {
+                try await Application(router: runtime.router()).test(.router) { client in
+                    try await body(Harness(runtime: runtime, clock: clock, client: client, database: kind))
+                }
+            } catch {
+                try? await runtime.shutdown()
+                throw error
+            }
+            try await runtime.shutdown()
+        }
     }
 
     // MARK: HTTP
@@ -168,4 +178,47 @@ func jwtParts(_ token: String) throws -> (header: [String: Any], payload: [Strin
         try #require(try JSONSerialization.jsonObject(with: header) as? [String: Any]),
         try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
     )
+}
+
+// MARK: Inbox, decisions, API keys
+
+import TouchstoneCrypto
+
+extension Harness {
+    /// `GET /v1/devices/{deviceId}/inbox`, signed with a fresh request token of `device`'s key.
+    func deviceInbox(_ device: TestDevice, deviceId: String, waitSeconds: Int? = nil) async throws -> TestResponse {
+        let path = "/v1/devices/\(deviceId)/inbox"
+        let proof = try await device.request(deviceId: deviceId, method: "GET", path: path, now: now)
+        return try await send(
+            .get, path + (waitSeconds.map { "?waitSeconds=\($0)" } ?? ""),
+            headers: [.authorization: "TouchstoneDevice \(proof)"])
+    }
+
+    /// The items of `device`'s inbox, expecting 200.
+    func inboxItems(
+        _ device: TestDevice, deviceId: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> [InboxItem] {
+        let response = try await deviceInbox(device, deviceId: deviceId)
+        #expect(response.status == .ok, sourceLocation: sourceLocation)
+        return try decode(Inbox.self, response).items
+    }
+
+    /// `POST /v1/{items}/{id}/decision`, e.g. `decide("confirmations", id, assertion)`.
+    func decide(_ items: String, _ id: String, _ assertion: String) async throws -> TestResponse {
+        try await send(.post, "/v1/\(items)/\(id)/decision", json: DecisionRequest(assertion: assertion))
+    }
+
+    /// Creates an API key of the app straight in the store (as `admin api-key create` does).
+    func newAPIKey(for clientId: String) async throws -> String {
+        let key = "tsk_" + SecretDigest.randomToken()
+        try await store.createAPIKey(
+            APIKeyRecord(id: UUID().uuidString, clientId: clientId, createdAt: now, revokedAt: nil),
+            hash: SecretDigest.sha256(key))
+        return key
+    }
+
+    /// A response body as a JSON object, for checking exactly which members it has.
+    func jsonObject(_ response: TestResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+    }
 }

@@ -160,7 +160,10 @@ import TouchstoneTestSupport
         return try await store.provider.read { database in
             var result: [String: [String]] = [:]
             for table in tables {
-                let columns = try await database.raw("SELECT name FROM pragma_table_info(\(bind: table))").all().map { try $0.string("name") }
+                guard let columns = try await database.raw("SELECT * FROM \(unsafeRaw: table)").first()?.allColumns else {
+                    result[table] = []
+                    continue
+                }
                 let select = columns.map { "COALESCE(CAST(\($0) AS TEXT), 'NULL')" }.joined(separator: " || '|' || ")
                 result[table] = try await database.raw("SELECT \(unsafeRaw: select) AS line FROM \(unsafeRaw: table) ORDER BY 1")
                     .all().map { try $0.string("line") }

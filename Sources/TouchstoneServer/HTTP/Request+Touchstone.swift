@@ -13,6 +13,10 @@ extension Request {
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw ProblemError.from(httpStatus: .contentTooLarge)
         }
+        // No field of the protocol may hold U+0000 (and PostgreSQL text cannot): refuse it for every endpoint.
+        if buffer.readableBytesView.firstRange(of: Array(#"\u0000"#.utf8)) != nil {
+            throw ProblemError.invalidRequest("text may not contain U+0000")
+        }
         do {
             return try WireCoding.decoder().decode(type, from: Data(buffer: buffer))
         } catch let error as DecodingError {
