@@ -49,9 +49,18 @@ final class PostgresDatabaseProvider: SQLDatabaseProvider {
         return provider
     }
 
+    /// The longest a database step may take, waiting for a connection included: while PostgreSQL is down,
+    /// requests fail (503) after this instead of queueing until it is back.
+    static let stepTimeout: Duration = .seconds(3)
+
     func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
-            try await body(connection.sql(queryLogLevel: nil))
+        // The task group below awaits every child before returning, so `body` never outlives this call.
+        try await withoutActuallyEscaping(body) { body in
+            try await bounded {
+                try await self.client.withConnection { connection in
+                    try await body(connection.sql(queryLogLevel: nil))
+                }
+            }
         }
     }
 
@@ -60,13 +69,36 @@ final class PostgresDatabaseProvider: SQLDatabaseProvider {
     }
 
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await client.withTransaction(logger: logger) { connection in
-            try await body(connection.sql(queryLogLevel: nil))
+        try await withoutActuallyEscaping(body) { body in
+            try await bounded {
+                try await self.client.withTransaction(logger: self.logger) { connection in
+                    try await body(connection.sql(queryLogLevel: nil))
+                }
+            }
+        }
+    }
+
+    /// Runs `step`, cancelling it after ``stepTimeout``.
+    private func bounded<T: Sendable>(_ step: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await step() }
+            group.addTask {
+                try await Task.sleep(for: Self.stepTimeout)
+                throw DatabaseUnavailable()
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw DatabaseUnavailable() }
+            return first
         }
     }
 
     func exclusiveLock(_ key: Int64, in database: any SQLDatabase) async throws {
         try await database.raw("SELECT pg_advisory_xact_lock(\(bind: key))").run()
+    }
+
+    /// The database did not answer in time.
+    struct DatabaseUnavailable: Error, CustomStringConvertible {
+        var description: String { "PostgreSQL did not answer within \(PostgresDatabaseProvider.stepTimeout)" }
     }
 
     func shutdown() async throws {
