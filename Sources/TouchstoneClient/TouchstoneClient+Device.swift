@@ -44,12 +44,12 @@ extension TouchstoneClient {
         case .passcodeNotSet: return .unavailable(.passcodeNotSet)
         case .lockedOut: return .unavailable(.biometryLockout)
         }
+        if let policy = try? await policy(), !policy.biometricAllowed { return .unavailable(.policyForbidsBiometry) }
         if let registration = try? await keyStore.registration(), registration.server == issuer,
             registration.biometricKey == nil
         {
             return .unavailable(.optedOut)
         }
-        if let policy = try? await policy(), !policy.biometricAllowed { return .unavailable(.policyForbidsBiometry) }
         return .available(kind)
     }
 

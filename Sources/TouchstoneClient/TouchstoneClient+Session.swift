@@ -7,6 +7,7 @@ extension TouchstoneClient {
     ///   timeout, too old, ended, or absent: unlock with ``login(prompt:fallback:)``.
     @discardableResult
     public func refresh() async throws -> Session {
+        try await checkIntegrity()
         let registration = try await requireRegistration()
         guard let stored = try await keyStore.session(clientId: clientID) else {
             throw TouchstoneError(.reauthenticationRequired, "there is no session to refresh; log in")
@@ -32,6 +33,7 @@ extension TouchstoneClient {
     /// The app's session with a fresh access token: the kept one, or a silent refresh.
     /// - Throws: ``TouchstoneError`` `reauthenticationRequired` when it cannot be refreshed silently.
     public func currentSession() async throws -> Session {
+        try await checkIntegrity()
         if let stored = try await keyStore.session(clientId: clientID), stored.isFresh(at: Date()) {
             return stored.session
         }

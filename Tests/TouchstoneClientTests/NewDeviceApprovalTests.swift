@@ -1,0 +1,235 @@
+import Foundation
+import Testing
+import TouchstoneClient
+import TouchstoneProtocol
+
+@testable import TouchstoneServer
+
+/// Story 2: a new device of a user who already has one waits until an existing device approves it.
+@Suite("New-device approval")
+struct NewDeviceApprovalTests {
+    @Test("the new device waits; the old one sees it in its inbox and approves it; the new one is registered with its own keys")
+    func approved() async throws {
+        try await LiveServer.run { server in
+            let first = server.client(server.profile())
+            let firstSession = try await server.register(first)
+            let second = PendingRegistration(on: server)
+            let pending = try #require(await second.waitingForApproval())
+            #expect(pending.status == .approvalPending)
+            #expect(try await second.client.status().registered == false)
+            let item = try await nextInboxItem(first, kind: .enrollment)
+            #expect(item.id == pending.enrollmentId)
+            #expect(item.name == "Second Device")
+            #expect(item.model?.hasPrefix("Linux") == true)
+            #expect(item.clientId == LiveServer.demoApp)
+            #expect(item.publisher == "demo")
+            #expect(try await first.approve(item, prompt: "Approve the new device") == .approved)
+            let session = try await second.session
+            #expect(session.userId == firstSession.userId)
+            #expect(session.deviceId != firstSession.deviceId)
+            #expect(try await second.client.status().deviceId == session.deviceId)
+            #expect(try await second.client.status().biometric)
+            #expect(try await second.client.login(prompt: "Log in").deviceId == session.deviceId)
+            #expect(try await second.client.login(pin: LiveServer.pin).amr == ["pin"])
+            let active = try await server.store.devices(userId: session.userId).filter(\.isActive).map(\.id)
+            #expect(Set(active) == Set([firstSession.deviceId, session.deviceId].compactMap { $0 }))
+        }
+    }
+
+    @Test("approving with the PIN, and through the PIN fallback, works as for login", arguments: [false, true])
+    func approvedWithPIN(throughFallback: Bool) async throws {
+        try await LiveServer.run { server in
+            let profile = server.profile()
+            try await server.register(server.client(profile))
+            let second = PendingRegistration(on: server)
+            let pinPrompt = PINPromptRecorder(answering: LiveServer.pin)
+            let first = server.client(profile, verifier: ScriptedVerifier(.lockout))
+            let item = try await nextInboxItem(first, kind: .enrollment)
+            let status =
+                throughFallback
+                ? try await first.approve(item, prompt: "Approve", fallback: pinPrompt.prompt)
+                : try await first.approve(item, pin: LiveServer.pin)
+            #expect(status == .approved)
+            #expect(pinPrompt.reasons == (throughFallback ? [.biometryLockout] : []))
+            #expect(try await second.session.amr.isEmpty == false)
+            #expect(try await second.client.status().registered)
+        }
+    }
+
+    @Test("the old device denies: approvalDenied, and nothing is kept on the new one", arguments: [false, true])
+    func denied(withPIN: Bool) async throws {
+        try await LiveServer.run { server in
+            let first = server.client(server.profile())
+            let firstSession = try await server.register(first)
+            let second = PendingRegistration(on: server)
+            let item = try await nextInboxItem(first, kind: .enrollment)
+            let status =
+                withPIN
+                ? try await first.deny(item, pin: LiveServer.pin) : try await first.deny(item, prompt: "Deny")
+            #expect(status == .denied)
+            await expectError(.approvalDenied) { try await second.session }
+            #expect(try await second.client.status().registered == false)
+            #expect(second.profile.credentialFiles.isEmpty)
+            let active = try await server.store.devices(userId: firstSession.userId).filter(\.isActive)
+            #expect(active.map(\.id) == [firstSession.deviceId].compactMap { $0 })
+        }
+    }
+
+    @Test("nobody approves in time: approvalExpired, and nothing is kept")
+    func expired() async throws {
+        try await LiveServer.run { server in
+            try await server.register(server.client(server.profile()))
+            let second = PendingRegistration(on: server) { pending in
+                server.clock.advance(by: pending.expiresAt.timeIntervalSince(server.clock.now()) + 1)
+            }
+            await expectError(.approvalExpired) { try await second.session }
+            #expect(second.profile.credentialFiles.isEmpty)
+        }
+    }
+
+    @Test("cancelling the wait: userCancelled, and nothing is kept")
+    func cancelled() async throws {
+        try await LiveServer.run { server in
+            try await server.register(server.client(server.profile()))
+            let second = PendingRegistration(on: server)
+            #expect(await second.waitingForApproval() != nil)
+            second.task.cancel()
+            await expectError(.userCancelled) { try await second.session }
+            #expect(try await second.client.status().registered == false)
+            #expect(second.profile.credentialFiles.isEmpty)
+        }
+    }
+
+    @Test("a fingerprint that does not match on the old device: biometryFailed, nothing sent, still pending")
+    func approvalNoMatch() async throws {
+        try await LiveServer.run { server in
+            let profile = server.profile()
+            try await server.register(server.client(profile))
+            let second = PendingRegistration(on: server)
+            let first = server.client(profile)
+            let item = try await nextInboxItem(first, kind: .enrollment)
+            let transport = server.recorder()
+            let failing = server.client(profile, verifier: ScriptedVerifier(.nomatch), transport: transport)
+            await expectError(.biometryFailed) { try await failing.approve(item, prompt: "Approve") }
+            #expect(transport.requests.isEmpty)
+            #expect(try await first.approve(item, prompt: "Approve") == .approved)
+            #expect(try await second.session.userId.isEmpty == false)
+        }
+    }
+
+    @Test("a wrong PIN on the old device counts like a login's, and the SDK does not ask again")
+    func approvalWrongPIN() async throws {
+        try await LiveServer.run { server in
+            let profile = server.profile()
+            let registered = try await server.register(server.client(profile))
+            let second = PendingRegistration(on: server)
+            let pinPrompt = PINPromptRecorder(answering: LiveServer.wrongPIN)
+            let first = server.client(profile, verifier: ScriptedVerifier(.fallback))
+            let item = try await nextInboxItem(first, kind: .enrollment)
+            let error = await expectError(.pinIncorrect) {
+                try await first.approve(item, prompt: "Approve", fallback: pinPrompt.prompt)
+            }
+            #expect(error?.attemptsRemaining == 4)
+            #expect(pinPrompt.reasons == [.userFallback])
+            #expect(try await server.device(registered.deviceId).pinFailures == 1)
+            #expect(try await first.approve(item, pin: LiveServer.pin) == .approved)
+            #expect(try await second.session.deviceId != nil)
+            #expect(try await second.client.status().registered)
+        }
+    }
+
+    @Test("a malformed PIN on the old device: invalidPIN, nothing but the policy sent")
+    func approvalMalformedPIN() async throws {
+        try await LiveServer.run { server in
+            let profile = server.profile()
+            try await server.register(server.client(profile))
+            let second = PendingRegistration(on: server)
+            let first = server.client(profile)
+            let item = try await nextInboxItem(first, kind: .enrollment)
+            let transport = server.recorder()
+            let approving = server.client(profile, transport: transport)
+            await expectError(.invalidPIN) { try await approving.approve(item, pin: "1111") }
+            #expect(transport.requestsBesidesPolicy.isEmpty)
+            #expect(try await second.client.status().registered == false)
+        }
+    }
+
+    @Test("an opted-out device approves with the PIN, asked with reason optedOut; without a prompt: optedOut")
+    func approvalOptedOut() async throws {
+        try await LiveServer.run { server in
+            let profile = server.profile()
+            let first = server.client(profile)
+            try await server.register(first)
+            try await first.optOut()
+            let second = PendingRegistration(on: server)
+            let item = try await nextInboxItem(first, kind: .enrollment)
+            await expectError(.optedOut) { try await first.approve(item, prompt: "Approve") }
+            let pinPrompt = PINPromptRecorder(answering: LiveServer.pin)
+            #expect(try await first.approve(item, prompt: "Approve", fallback: pinPrompt.prompt) == .approved)
+            #expect(pinPrompt.reasons == [.optedOut])
+            #expect(try await second.session.deviceId != nil)
+        }
+    }
+
+    @Test("the PIN prompt cancelled while approving: userCancelled, still pending")
+    func approvalPromptCancelled() async throws {
+        try await LiveServer.run { server in
+            let profile = server.profile()
+            try await server.register(server.client(profile))
+            let second = PendingRegistration(on: server)
+            let first = server.client(profile, verifier: ScriptedVerifier(.lockout))
+            let item = try await nextInboxItem(first, kind: .enrollment)
+            let pinPrompt = PINPromptRecorder(answering: nil)
+            await expectError(.userCancelled) { try await first.approve(item, prompt: "Approve", fallback: pinPrompt.prompt) }
+            await expectError(.biometryLockout) { try await first.approve(item, prompt: "Approve") }
+            #expect(try await first.deny(item, pin: LiveServer.pin) == .denied)
+            await expectError(.approvalDenied) { try await second.session }
+        }
+    }
+
+    @Test("a decision on an item already decided: server(already_decided)")
+    func alreadyDecided() async throws {
+        try await LiveServer.run { server in
+            let first = server.client(server.profile())
+            try await server.register(first)
+            let second = PendingRegistration(on: server)
+            let item = try await nextInboxItem(first, kind: .enrollment)
+            #expect(try await first.approve(item, prompt: "Approve") == .approved)
+            _ = try await second.session
+            await expectError(.server, serverCode: .alreadyDecided) { try await first.deny(item, prompt: "Deny") }
+        }
+    }
+
+    @Test("a compromised device cannot decide: deviceCompromised, nothing sent")
+    func compromisedApprover() async throws {
+        try await LiveServer.run { server in
+            let profile = server.profile()
+            try await server.register(server.client(profile))
+            let second = PendingRegistration(on: server)
+            let item = try await nextInboxItem(server.client(profile), kind: .enrollment)
+            let transport = server.recorder()
+            let compromised = server.client(profile, compromised: true, transport: transport)
+            await expectError(.deviceCompromised) { try await compromised.approve(item, prompt: "Approve") }
+            await expectError(.deviceCompromised) { try await compromised.deny(item, pin: LiveServer.pin) }
+            #expect(transport.requests.isEmpty)
+            #expect(try await second.client.status().registered == false)
+        }
+    }
+
+    @Test("the inbox of an unregistered profile: notRegistered")
+    func inboxNotRegistered() async throws {
+        try await LiveServer.run { server in
+            let client = server.client(server.profile())
+            await expectError(.notRegistered) { try await client.pendingRequests() }
+        }
+    }
+
+    @Test("an empty inbox answers at once with no items")
+    func emptyInbox() async throws {
+        try await LiveServer.run { server in
+            let client = server.client(server.profile())
+            try await server.register(client)
+            #expect(try await client.pendingRequests().isEmpty)
+        }
+    }
+}

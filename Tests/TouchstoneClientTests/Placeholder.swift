@@ -1,2 +1,0 @@
-import Testing
-@Test func placeholderClient() { #expect(Bool(true)) }
