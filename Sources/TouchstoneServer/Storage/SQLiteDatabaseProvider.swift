@@ -12,12 +12,15 @@ import Synchronization
 final class SQLiteDatabaseProvider: SQLDatabaseProvider {
     private let writer: SQLiteConnection
     private let readers: [SQLiteConnection]
+    /// SQLite's own threads, so that queries never wait behind bcrypt on the shared pool.
+    private let threadPool: NIOThreadPool
     private let writerLock = AsyncLock()
     private let nextReader = Atomic<Int>(0)
 
-    private init(writer: SQLiteConnection, readers: [SQLiteConnection]) {
+    private init(writer: SQLiteConnection, readers: [SQLiteConnection], threadPool: NIOThreadPool) {
         self.writer = writer
         self.readers = readers
+        self.threadPool = threadPool
     }
 
     /// Opens (and creates) the database file.
@@ -25,18 +28,27 @@ final class SQLiteDatabaseProvider: SQLDatabaseProvider {
     ///   - path: the file; it is created when missing.
     ///   - readerCount: connections for reads.
     static func open(path: String, readerCount: Int = 2, logger: Logger) async throws -> SQLiteDatabaseProvider {
-        let writer = try await Self.connect(path: path, logger: logger)
-        try await writer.sql().raw("PRAGMA journal_mode = WAL").run()
-        var readers: [SQLiteConnection] = []
-        for _ in 0..<max(1, readerCount) {
-            readers.append(try await Self.connect(path: path, logger: logger))
+        let threadPool = NIOThreadPool(numberOfThreads: readerCount + 1)
+        threadPool.start()
+        do {
+            let writer = try await Self.connect(path: path, threadPool: threadPool, logger: logger)
+            try await writer.sql().raw("PRAGMA journal_mode = WAL").run()
+            var readers: [SQLiteConnection] = []
+            for _ in 0..<max(1, readerCount) {
+                readers.append(try await Self.connect(path: path, threadPool: threadPool, logger: logger))
+            }
+            return SQLiteDatabaseProvider(writer: writer, readers: readers, threadPool: threadPool)
+        } catch {
+            try? await threadPool.shutdownGracefully()
+            throw error
         }
-        return SQLiteDatabaseProvider(writer: writer, readers: readers)
     }
 
-    private static func connect(path: String, logger: Logger) async throws -> SQLiteConnection {
+    private static func connect(path: String, threadPool: NIOThreadPool, logger: Logger) async throws
+        -> SQLiteConnection
+    {
         let connection = try await SQLiteConnection.open(
-            storage: .file(path: path), threadPool: .singleton, logger: logger,
+            storage: .file(path: path), threadPool: threadPool, logger: logger,
             on: MultiThreadedEventLoopGroup.singleton.any())
         let database = connection.sql(queryLogLevel: nil)
         // busy_timeout replaces SQLiteNIO's spinning busy handler with a sleeping one.
@@ -81,5 +93,6 @@ final class SQLiteDatabaseProvider: SQLDatabaseProvider {
             try await reader.close()
         }
         try await writer.close()
+        try await threadPool.shutdownGracefully()
     }
 }
