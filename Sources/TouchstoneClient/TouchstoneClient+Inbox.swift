@@ -8,11 +8,7 @@ extension TouchstoneClient {
     public func pendingRequests(waitSeconds: Int = 0) async throws -> [InboxItem] {
         let registration = try await requireRegistration()
         let path = "/v1/devices/\(Self.pathComponent(registration.deviceId))/inbox"
-        let times = Self.tokenTimes()
-        let proof = try await registration.deviceKey.sign(
-            RequestClaims(
-                iss: registration.deviceId, aud: issuer, iat: times.iat, exp: times.exp, jti: UUID().uuidString,
-                htm: "GET", htu: issuer + path))
+        let proof = try await signedRequest("GET", path, by: registration)
         return try await call(
             "GET", path + "?waitSeconds=\(min(max(waitSeconds, 0), 30))",
             headers: ["Authorization": "TouchstoneDevice \(proof)"], as: Inbox.self

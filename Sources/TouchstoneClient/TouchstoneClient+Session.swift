@@ -13,11 +13,7 @@ extension TouchstoneClient {
             throw TouchstoneError(.reauthenticationRequired, "there is no session to refresh; log in")
         }
         let path = "/v1/sessions/refresh"
-        let times = Self.tokenTimes()
-        let proof = try await registration.deviceKey.sign(
-            RequestClaims(
-                iss: registration.deviceId, aud: issuer, iat: times.iat, exp: times.exp, jti: UUID().uuidString,
-                htm: "POST", htu: issuer + path))
+        let proof = try await signedRequest("POST", path, by: registration)
         do {
             let session = try await call(
                 "POST", path, body: RefreshRequest(refreshToken: stored.session.refreshToken),

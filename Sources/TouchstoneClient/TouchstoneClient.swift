@@ -55,6 +55,15 @@ public final class TouchstoneClient: Sendable {
         return (identity, DeviceFingerprint.of(vendorId: identity.vendorId, model: identity.model, name: identity.name))
     }
 
+    /// A `touchstone-request+jwt` for `Authorization: TouchstoneDevice`, signed by the device key.
+    func signedRequest(_ method: String, _ path: String, by registration: Registration) async throws -> String {
+        let times = Self.tokenTimes()
+        return try await registration.deviceKey.sign(
+            RequestClaims(
+                iss: registration.deviceId, aud: issuer, iat: times.iat, exp: times.exp, jti: UUID().uuidString,
+                htm: method, htu: issuer + path))
+    }
+
     /// NumericDate now, and the usual lifetime of a device-signed token.
     static func tokenTimes() -> (iat: Int64, exp: Int64) {
         let now = Int64(Date().timeIntervalSince1970)

@@ -36,13 +36,7 @@ struct DecisionService: Sendable {
         guard let device = try await environment.store.device(id: token.issuer), device.isActive else {
             throw ProblemError.invalidAssertion
         }
-        let usesBiometricKey: Bool
-        let jwk: PublicJWK
-        if let biometricKey = device.biometricKey, token.kid == device.biometricKeyThumbprint {
-            (usesBiometricKey, jwk) = (true, biometricKey)
-        } else if token.kid == device.deviceKeyThumbprint {
-            (usesBiometricKey, jwk) = (false, device.deviceKey)
-        } else {
+        guard let (jwk, usesBiometricKey) = device.registeredKey(kid: token.kid) else {
             throw ProblemError.invalidAssertion
         }
         let claims = try await DeviceTokenGate(environment: environment).accept(

@@ -42,13 +42,7 @@ struct LoginService: Sendable {
     }
 
     private func login(_ token: UnverifiedDeviceToken, device: DeviceRecord, app: AppRecord) async throws -> Session {
-        let usesBiometricKey: Bool
-        let jwk: PublicJWK
-        if let biometricKey = device.biometricKey, token.kid == device.biometricKeyThumbprint {
-            (usesBiometricKey, jwk) = (true, biometricKey)
-        } else if token.kid == device.deviceKeyThumbprint {
-            (usesBiometricKey, jwk) = (false, device.deviceKey)
-        } else {
+        guard let (jwk, usesBiometricKey) = device.registeredKey(kid: token.kid) else {
             throw ProblemError.invalidAssertion
         }
         let claims = try await DeviceTokenGate(environment: environment).accept(

@@ -39,6 +39,14 @@ struct DeviceRecord: Sendable, Equatable {
     var revokedAt: Date?
 
     var isActive: Bool { revokedAt == nil }
+
+    /// The registered key a token's `kid` names, and whether it is the biometric key (the device key signs only
+    /// together with the PIN); `nil` for any other key, including a biometric key revoked by opt-out.
+    func registeredKey(kid: String) -> (jwk: PublicJWK, isBiometric: Bool)? {
+        if let biometricKey, kid == biometricKeyThumbprint { return (biometricKey, true) }
+        if kid == deviceKeyThumbprint { return (deviceKey, false) }
+        return nil
+    }
 }
 
 /// The device data of a completed enrolment, kept while the enrolment waits for approval.
