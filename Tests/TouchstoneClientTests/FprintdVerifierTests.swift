@@ -14,16 +14,17 @@ struct FprintdVerifierTests {
     static let noDevices = (output: "No devices available", status: Int32(1))
     static let noFingers = (output: "User ana has no fingers enrolled for Fake Reader.", status: Int32(1))
 
-    @Test("without fprintd-verify and fprintd-list on PATH: no fprintd verifier, and the software platform has no biometrics")
+    @Test("without fprintd-verify and fprintd-list on the search path: no fprintd verifier, and the device has no biometrics")
     func absent() async throws {
         try await LiveServer.run { server in
             let empty = server.scratch.appending(path: "empty-bin")
             try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
             let profile = server.profile()
-            let (verifier, platform) = FprintdStandIn.withPATH(FprintdStandIn.path(first: empty)) {
-                (FprintdVerifier(), Platform.software(directory: profile.directory, deviceName: "Test Device"))
-            }
+            // The search path is given, never set in the environment: other tests start processes meanwhile.
+            let verifier = FprintdVerifier(searchPath: FprintdStandIn.path(first: empty))
             #expect(verifier == nil)
+            let platform = Platform.software(
+                directory: profile.directory, verifier: verifier ?? NoBiometrics(), deviceName: "Test Device")
             let client = TouchstoneClient(server: server.url, clientID: LiveServer.demoApp, platform: platform)
             #expect(await client.availability() == .unavailable(.biometryNotAvailable))
             let session = try await server.register(client)

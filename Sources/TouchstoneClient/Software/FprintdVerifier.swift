@@ -7,9 +7,14 @@ public struct FprintdVerifier: UserVerifier {
     private let verifyCommand: URL
     private let listCommand: URL
 
-    /// `nil` when `fprintd-verify` and `fprintd-list` are not on `PATH`.
-    public init?(user: String = ProcessInfo.processInfo.environment["USER"] ?? "root") {
-        guard let verify = Self.find("fprintd-verify"), let list = Self.find("fprintd-list") else { return nil }
+    /// `nil` when `fprintd-verify` and `fprintd-list` are not found.
+    /// - Parameter searchPath: where to look, as `PATH` lists directories; the process's `PATH` by default.
+    public init?(
+        user: String = ProcessInfo.processInfo.environment["USER"] ?? "root",
+        searchPath: String = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    ) {
+        guard let verify = Self.find("fprintd-verify", in: searchPath), let list = Self.find("fprintd-list", in: searchPath)
+        else { return nil }
         self.user = user
         self.verifyCommand = verify
         self.listCommand = list
@@ -47,9 +52,8 @@ public struct FprintdVerifier: UserVerifier {
         throw TouchstoneError(.biometryFailed, "the fingerprint did not match")
     }
 
-    static func find(_ command: String) -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
+    static func find(_ command: String, in searchPath: String) -> URL? {
+        for directory in searchPath.split(separator: ":") {
             let candidate = URL(fileURLWithPath: String(directory)).appending(path: command)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }

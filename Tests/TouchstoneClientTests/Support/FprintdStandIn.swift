@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TouchstoneClient
 
 /// Stand-in `fprintd-list` and `fprintd-verify` shell scripts in a directory of their own, answering as a real
@@ -19,9 +18,9 @@ struct FprintdStandIn {
         try Self.script("fprintd-verify", verify, in: directory)
     }
 
-    /// A verifier found through `PATH` with these scripts first on it.
+    /// A verifier that searches these scripts' directory first.
     func verifier() -> FprintdVerifier? {
-        Self.withPATH(Self.path(first: directory)) { FprintdVerifier(user: Self.user) }
+        FprintdVerifier(user: Self.user, searchPath: Self.path(first: directory))
     }
 
     /// Removes the scripts (after a verifier found them).
@@ -55,23 +54,5 @@ struct FprintdStandIn {
                 && !FileManager.default.fileExists(atPath: entry + "/fprintd-list")
         }
         return ([directory.path] + withoutFprintd).joined(separator: ":")
-    }
-
-    private static let pathLock = Mutex(())
-
-    /// Runs `body` with `PATH` set to `path`, then restores it at once.
-    ///
-    /// Tests run in parallel in one process, and processes started meanwhile inherit `PATH`: the change lasts only
-    /// while `body` runs (a verifier resolves its commands to absolute paths when it is made), and a lock keeps two
-    /// changes from overlapping.
-    static func withPATH<T>(_ path: String, _ body: () -> T) -> T {
-        pathLock.withLock { _ in
-            let saved = ProcessInfo.processInfo.environment["PATH"]
-            setenv("PATH", path, 1)
-            defer {
-                if let saved { setenv("PATH", saved, 1) } else { unsetenv("PATH") }
-            }
-            return body()
-        }
     }
 }
