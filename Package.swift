@@ -120,7 +120,12 @@ let package = Package(
         ),
         .testTarget(
             name: "TouchstoneWebAuthnTests",
-            dependencies: ["TouchstoneWebAuthn", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "TouchstoneWebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
         ),
         .testTarget(
             name: "TouchstoneClientTests",

@@ -23,6 +23,8 @@ public struct AttestationPolicy: Sendable {
     /// keys that no trusted execution environment vouches for. Off by default: `teeEnforced` only.
     public var insecureAcceptsSoftwareEnforcedAndroidKeys: Bool
 
+    /// A policy built member by member; prefer the presets.
+    /// - ⚠️ `acceptsUntrustedAttestation` takes effect only together with `acceptsSelfAttestation`.
     public init(
         conveyance: AttestationConveyancePreference,
         formats: Set<AttestationFormat> = Set(AttestationFormat.allCases),

@@ -9,6 +9,11 @@ enum AttestationTrust {
         _ trustPath: [Certificate], to anchors: [Certificate], format: AttestationFormat, at time: Date
     ) async -> Bool {
         guard let leaf = trustPath.first, !anchors.isEmpty else { return false }
+        // "…or is itself an acceptable certificate": an anchored attestation certificate is trusted as it is, within
+        // its validity (RFC 5280 path validation would refuse it as a root because it is not a CA).
+        if anchors.contains(leaf) {
+            return leaf.notValidBefore <= time && time <= leaf.notValidAfter
+        }
         let checked: [ASN1ObjectIdentifier] =
             format == .tpm ? [.X509ExtensionID.subjectAlternativeName, .X509ExtensionID.extendedKeyUsage] : []
         var verifier = Verifier(rootCertificates: CertificateStore(anchors)) {

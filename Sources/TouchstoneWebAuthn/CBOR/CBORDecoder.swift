@@ -26,6 +26,9 @@ public struct CBORDecoder: Sendable {
     /// Whether map keys must appear in CTAP2 canonical order (by major type, then encoded length, then bytes).
     public var requiresCanonicalMapOrder: Bool
 
+    /// - Parameters:
+    ///   - limits: the depth and size bounds.
+    ///   - requiresCanonicalMapOrder: keep true for CTAP2 structures (attestation objects, COSE keys, extensions).
     public init(limits: Limits = .default, requiresCanonicalMapOrder: Bool = true) {
         self.limits = limits
         self.requiresCanonicalMapOrder = requiresCanonicalMapOrder

@@ -10,6 +10,8 @@ public struct AuthenticationExpectations: Sendable, Hashable {
     /// identified by the credential (§7.2 step 6).
     public var identifiedUser: [UInt8]?
 
+    /// - ⚠️ `challenge` is the one sent in this ceremony's options, used once; pass `identifiedUser` whenever the
+    ///   account was chosen before the ceremony, so that a credential of another account is refused.
     public init(
         challenge: [UInt8], requiresUserVerification: Bool = true, allowedCredentialIDs: [[UInt8]] = [],
         identifiedUser: [UInt8]? = nil

@@ -9,6 +9,7 @@ public struct AuthenticationVerifier: Sendable {
     /// The relying party.
     public let relyingParty: RelyingPartyConfiguration
 
+    /// - Parameter relyingParty: the validated relying-party configuration (RP ID, origins, cross-origin policy).
     public init(relyingParty: RelyingPartyConfiguration) {
         self.relyingParty = relyingParty
     }

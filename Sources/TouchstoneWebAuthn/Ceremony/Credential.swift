@@ -40,6 +40,18 @@ public struct Credential: Sendable, Hashable, Codable {
         _ = try COSEKey(bytes: publicKey)
         guard !id.isEmpty, id.count <= 1023 else { throw WebAuthnError(.credentialIdTooLong, "credential ID of \(id.count) bytes") }
         guard (1...64).contains(userHandle.count) else { throw WebAuthnError(.invalidUser, "user handle of \(userHandle.count) bytes") }
+        self.init(
+            verifiedID: id, publicKey: publicKey, signCount: signCount, backupEligible: backupEligible,
+            backupState: backupState, uvInitialized: uvInitialized, aaguid: aaguid, attestationFormat: attestationFormat,
+            attestationType: attestationType, transports: transports, userHandle: userHandle)
+    }
+
+    /// A record from a registration that has just been verified (§7.1 step 28); nothing is re-checked here.
+    init(
+        verifiedID id: [UInt8], publicKey: [UInt8], signCount: UInt32, backupEligible: Bool, backupState: Bool,
+        uvInitialized: Bool, aaguid: [UInt8], attestationFormat: String, attestationType: AttestationType,
+        transports: [String], userHandle: [UInt8]
+    ) {
         self.id = id
         self.publicKey = publicKey
         self.signCount = signCount

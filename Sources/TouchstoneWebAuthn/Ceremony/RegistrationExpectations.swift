@@ -11,6 +11,7 @@ public struct RegistrationExpectations: Sendable, Hashable {
     /// Credential IDs the options excluded (already registered); registering one of them fails (§7.1 step 27).
     public var excludedCredentialIDs: [[UInt8]]
 
+    /// - ⚠️ `challenge` is the one sent in this ceremony's options, used once; `algorithms` must be those offered.
     public init(
         challenge: [UInt8], userHandle: [UInt8], requiresUserVerification: Bool = true,
         algorithms: [COSEAlgorithm] = COSEAlgorithm.supported, excludedCredentialIDs: [[UInt8]] = []

@@ -11,6 +11,9 @@ public struct RegistrationVerifier: Sendable {
     /// The attestation policy (§7.1 steps 22–25, 29).
     public let attestationPolicy: AttestationPolicy
 
+    /// - Parameters:
+    ///   - relyingParty: the validated relying-party configuration (RP ID, origins, cross-origin policy).
+    ///   - attestationPolicy: which attestations to accept; ``AttestationPolicy/notRequired`` suits passkeys.
     public init(relyingParty: RelyingPartyConfiguration, attestationPolicy: AttestationPolicy = .notRequired) {
         self.relyingParty = relyingParty
         self.attestationPolicy = attestationPolicy
@@ -36,6 +39,9 @@ public struct RegistrationVerifier: Sendable {
         // in decoding the RegistrationResponseJSON; this verifier starts from the response's bytes.
         for algorithm in expectations.algorithms where !algorithm.isSupported {
             throw WebAuthnError(.invalidConfiguration, "pubKeyCredParams offers unsupported \(algorithm)")
+        }
+        guard (1...64).contains(expectations.userHandle.count) else {
+            throw WebAuthnError(.invalidUser, "user handles are 1–64 bytes")
         }
 
         // §7.1 step 5: let JSONtext be the UTF-8 decoding of response.clientDataJSON (a BOM is stripped).
@@ -162,8 +168,8 @@ public struct RegistrationVerifier: Sendable {
         for transport in transports where known.contains(transport) && !recordedTransports.contains(transport) {
             recordedTransports.append(transport)
         }
-        let credential = try Credential(
-            id: attested.credentialID, publicKey: attested.credentialPublicKeyBytes, signCount: authData.signCount,
+        let credential = Credential(
+            verifiedID: attested.credentialID, publicKey: attested.credentialPublicKeyBytes, signCount: authData.signCount,
             backupEligible: backupEligible, backupState: backupState, uvInitialized: userVerified,
             aaguid: attested.aaguid, attestationFormat: format.rawValue, attestationType: attestationType,
             transports: recordedTransports, userHandle: expectations.userHandle)

@@ -7,8 +7,8 @@ public struct AttestationObject: Sendable {
     /// The authenticator data.
     public let authenticatorData: AuthenticatorData
 
-    /// Decodes an attestation object: strict CTAP2 canonical CBOR, a map of exactly `fmt` (text),
-    /// `attStmt` (map) and `authData` (bytes).
+    /// Decodes an attestation object: strict CTAP2 canonical CBOR, a map holding at least `fmt` (text), `attStmt`
+    /// (map) and `authData` (bytes) (§6.5.2: "at least the three keys"; other members are ignored).
     /// - Throws: ``WebAuthnError`` with code `malformed_attestation_object`, or the authenticator data's codes.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
         func fail(_ detail: String) -> WebAuthnError { WebAuthnError(.malformedAttestationObject, detail) }
@@ -18,12 +18,12 @@ public struct AttestationObject: Sendable {
         } catch {
             throw fail("\(error)")
         }
-        guard let map = value.map, map.count == 3,
+        guard let map = value.map,
             let format = map[text: "fmt"]?.text,
             let statement = map[text: "attStmt"]?.map,
             let authData = map[text: "authData"]?.bytes
         else {
-            throw fail("expected exactly fmt (text), attStmt (map) and authData (bytes)")
+            throw fail("expected fmt (text), attStmt (map) and authData (bytes)")
         }
         self.format = format
         self.statement = statement

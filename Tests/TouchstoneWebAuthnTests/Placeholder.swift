@@ -1,3 +1,0 @@
-import Testing
-@testable import TouchstoneWebAuthn
-@Test func placeholderWebAuthn() { #expect(Bool(true)) }
