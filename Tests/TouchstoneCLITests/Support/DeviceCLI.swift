@@ -153,7 +153,7 @@ enum DeviceCLI {
         process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: stdinPath))
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        try process.run()
+        try ProcessLaunch.run(process)
         let deadline = Date().addingTimeInterval(timeout)
         var timedOut = false
         while process.isRunning {

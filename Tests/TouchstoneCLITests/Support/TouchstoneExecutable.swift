@@ -57,7 +57,7 @@ enum TouchstoneExecutable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        try process.run()
+        try ProcessLaunch.run(process)
         return process
     }
 
