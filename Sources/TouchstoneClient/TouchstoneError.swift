@@ -45,8 +45,6 @@ public struct TouchstoneError: Error, Sendable, Equatable, CustomStringConvertib
         public static let reauthenticationRequired = Self(rawValue: "reauthenticationRequired")
         /// The action needs the password again (step-up).
         public static let stepUpRequired = Self(rawValue: "stepUpRequired")
-        /// The registration waits for approval from another of the user's devices.
-        public static let approvalPending = Self(rawValue: "approvalPending")
         /// The user's other device denied this registration.
         public static let approvalDenied = Self(rawValue: "approvalDenied")
         /// Nobody approved this registration in time.
