@@ -132,6 +132,7 @@ let package = Package(
             dependencies: [
                 "TouchstoneClient",
                 "TouchstoneServer",
+                "TouchstoneTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

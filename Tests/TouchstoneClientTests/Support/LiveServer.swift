@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import Testing
+import TouchstoneTestSupport
 import TouchstoneClient
 import TouchstoneProtocol
 
@@ -25,8 +26,17 @@ struct LiveServer: Sendable {
 
     var store: any TouchstoneStore { runtime.environment.store }
 
-    /// Runs `body` against a new server, then stops it and deletes everything it made.
+    /// Runs `body` against a new server (on SQLite, then on PostgreSQL when a test server is configured), then
+    /// stops it and deletes everything it made.
     static func run(_ body: @Sendable (LiveServer) async throws -> Void) async throws {
+        for kind in TestDatabase.kinds {
+            try await TestDatabase.with(kind) { database in
+                try await run(database: database, body)
+            }
+        }
+    }
+
+    private static func run(database: String, _ body: @Sendable (LiveServer) async throws -> Void) async throws {
         let scratch = FileManager.default.temporaryDirectory.appending(path: "touchstone-sdk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -34,7 +44,7 @@ struct LiveServer: Sendable {
         while true {
             attempt += 1
             do {
-                try await serve(port: try FreePort.claim(), scratch: scratch, body)
+                try await serve(port: try FreePort.claim(), database: database, scratch: scratch, body)
                 return
             } catch let error as ServerDidNotStart {
                 // Another process took the port between the check and the bind: try another one.
@@ -43,10 +53,12 @@ struct LiveServer: Sendable {
         }
     }
 
-    private static func serve(port: Int, scratch: URL, _ body: @Sendable (LiveServer) async throws -> Void) async throws {
+    private static func serve(
+        port: Int, database: String, scratch: URL, _ body: @Sendable (LiveServer) async throws -> Void
+    ) async throws {
         let clock = TestClock()
         let runtime = try await TouchstoneRuntime.open(
-            database: .sqlite(path: scratch.appending(path: "server-\(port).sqlite").path),
+            database: try DatabaseLocation(database, poolSize: 8),
             settings: try ServerSettings(issuer: "http://localhost:\(port)"), clock: clock, logger: quietLogger)
         let server = LiveServer(
             runtime: runtime, url: try #require(URL(string: "http://localhost:\(port)")), clock: clock, scratch: scratch)
