@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 /// `touchstone admin api-key create|list|revoke` and `POST /v1/introspect`.
 @Suite struct APIKeyTests {

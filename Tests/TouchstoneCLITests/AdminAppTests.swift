@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 /// `touchstone admin app create|list` on the database of a running server.
 @Suite struct AdminAppTests {

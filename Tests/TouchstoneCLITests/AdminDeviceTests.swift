@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 /// `touchstone admin users|devices|revoke|audit` against a running server, and what the audit and log never hold.
 @Suite struct AdminDeviceTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchstoneCrypto
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 /// The flows beyond login through `touchstone device`: confirmations, web logins, new-device approval, step-up.
 @Suite struct DeviceInboxTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 /// DESIGN.md §1.1: a compromised device stops with `deviceCompromised` before anything else.
 @Suite struct DeviceIntegrityTests {

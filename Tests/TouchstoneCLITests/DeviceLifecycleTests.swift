@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 /// Opt-out, deregistration, reset and the binding check, each seen on the device and on the server
 /// (DESIGN.md §1.4, §1.8, §1.13).

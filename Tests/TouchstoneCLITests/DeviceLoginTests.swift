@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 /// `touchstone device login`: the fingerprint, and the PIN when the fingerprint is not the way (DESIGN.md §1.3, §1.5).
 @Suite struct DeviceLoginTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 /// `touchstone device login --pin`: the policy check before sending, the server's wrong-PIN count and lock (§1.5, §2).
 @Suite struct DevicePINTests {

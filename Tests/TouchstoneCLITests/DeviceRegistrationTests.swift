@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 /// `touchstone device register` and `status` as processes against `touchstone serve` (DESIGN.md §1.2, §6, §7).
 @Suite struct DeviceRegistrationTests {

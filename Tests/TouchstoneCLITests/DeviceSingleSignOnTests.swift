@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 /// DESIGN.md §1.12: apps of one publisher share one device enrolment (one profile = one keychain access group).
 @Suite struct DeviceSingleSignOnTests {

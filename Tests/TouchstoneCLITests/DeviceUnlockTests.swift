@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 /// `touchstone device unlock` (DESIGN.md §1.6): a silent refresh while the session lives, else a login; and the
 /// command's help.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 /// Every refusal over the wire is `application/problem+json` with `type`, `title`, `status` and `code`.
 @Suite struct ProblemShapeTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 /// DESIGN.md §2: "Every refusal is audited" — here, refusals of a device's own requests.
 @Suite struct RefusalAuditTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 /// `touchstone serve` options, and configuration that must fail at start-up with a one-line reason.
 @Suite struct ServeConfigurationTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 /// `touchstone admin signing-key rotate` reaches a running server through its periodic key reload.
 @Suite struct SigningKeyRotationTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 /// `serve --trusted-proxy CIDR`: only a trusted proxy's last `X-Forwarded-For` hop is the client's address.
 @Suite struct TrustedProxyTests {

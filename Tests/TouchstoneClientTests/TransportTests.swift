@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchstoneClient
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 @testable import TouchstoneServer
 

@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneProtocol
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TouchstoneTestSupport
 
 /// `touchstone device` as a process: a server whose issuer is the URL devices reach it at, profiles in their own
 /// directories, standard input fed from a file, and the admin tools' JSON as the server's own record.
@@ -53,55 +48,17 @@ enum DeviceCLI {
     static func withServer<T>(
         _ arguments: [String] = [], _ body: (ServerProcess, WireClient) async throws -> T
     ) async throws -> T {
-        var started: ServerProcess?
-        for attempt in 1...3 {
-            let port = try freeLoopbackPort()
-            do {
-                // `serve --port 0` comes first in ServerProcess.start; the last --port wins.
-                started = try await ServerProcess.start(
-                    ["--port", "\(port)", "--issuer", "http://localhost:\(port)"] + arguments)
-                break
-            } catch is ServerProcess.StartFailure where attempt < 3 {
-                // Someone else took the port between picking and binding: pick another.
-                continue
-            }
-        }
-        let server = try #require(started)
-        let client = WireClient(baseURL: server.baseURL)
-        do {
+        try await TouchstoneTestSupport.withServer(arguments, atLocalhost: true) { server, client in
             try #require(
                 server.issuer == "http://localhost:\(server.baseURL.port ?? -1)",
                 "the issuer is the URL devices use: \(server.issuer), \(server.baseURL)")
-            let result = try await body(server, client)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
+            return try await body(server, client)
         }
     }
 
     /// A loopback port nothing listens on right now.
     static func freeLoopbackPort() throws -> Int {
-        #if canImport(Glibc)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        try FreePort.claim()
     }
 
     /// Creates an account over HTTP (`POST /v1/accounts`), as a user signing up would.
@@ -137,37 +94,8 @@ enum DeviceCLI {
         _ arguments: [String], input: String?, in directory: ScratchDirectory, environment: [String: String] = [:],
         timeout: TimeInterval = 60
     ) async throws -> CommandResult {
-        let name = "device-\(UUID().uuidString.lowercased())"
-        let stdinPath = directory.path(name + ".in")
-        let stdoutPath = directory.path(name + ".out")
-        let stderrPath = directory.path(name + ".err")
-        guard FileManager.default.createFile(atPath: stdinPath, contents: Data((input ?? "").utf8)),
-            FileManager.default.createFile(atPath: stdoutPath, contents: nil),
-            FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        else { throw CocoaError(.fileWriteUnknown) }
-        let process = Process()
-        process.executableURL = TouchstoneExecutable.url
-        process.arguments = arguments
-        process.currentDirectoryURL = directory.url
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: stdinPath))
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        try ProcessLaunch.run(process)
-        let deadline = Date().addingTimeInterval(timeout)
-        var timedOut = false
-        while process.isRunning {
-            if Date() > deadline {
-                timedOut = true
-                kill(process.processIdentifier, SIGKILL)
-                break
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        process.waitUntilExit()
-        return CommandResult(
-            status: process.terminationStatus, stdout: try TouchstoneExecutable.readText(stdoutPath),
-            stderr: try TouchstoneExecutable.readText(stderrPath), timedOut: timedOut)
+        try await TouchstoneExecutable.run(
+            arguments, input: input, in: directory, environment: environment, timeout: timeout)
     }
 
     /// One device profile (`--profile`) in its own scratch directory, pointed at one server (`--server`).

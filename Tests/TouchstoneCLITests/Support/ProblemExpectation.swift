@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 /// Checks that an answer is an `application/problem+json` with `status` and `code`, and every required member.
 func expectProblem(

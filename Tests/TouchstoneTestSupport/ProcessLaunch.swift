@@ -6,10 +6,10 @@ import Synchronization
 /// Foundation's `Process.run()` on Linux crashed twice in CI (a bad read in its memcpy) while several tests launched
 /// processes at once; launching is quick, so serializing only the launch costs nothing, and the processes still run
 /// side by side.
-enum ProcessLaunch {
+public enum ProcessLaunch {
     private static let lock = Mutex(())
 
-    static func run(_ process: Process) throws {
+    public static func run(_ process: Process) throws {
         try lock.withLock { _ in try process.run() }
     }
 }

@@ -10,12 +10,12 @@ import Synchronization
 /// Ports are drawn below the kernel's ephemeral range (32768–60999 on Linux), so that no outgoing connection of a
 /// concurrent test can take the port between this check and the server's bind; each port is handed out once per
 /// process.
-enum FreePort {
+public enum FreePort {
     private static let claimed = Mutex<Set<Int>>([])
 
-    struct Exhausted: Error {}
+    public struct Exhausted: Error {}
 
-    static func claim() throws -> Int {
+    public static func claim() throws -> Int {
         for _ in 0..<200 {
             let port = Int.random(in: 20_000..<32_000)
             let isNew = claimed.withLock { $0.insert(port).inserted }

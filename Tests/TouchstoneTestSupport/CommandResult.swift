@@ -1,29 +1,36 @@
 import Foundation
 
 /// What one finished run of `touchstone` left behind.
-struct CommandResult: Sendable, CustomStringConvertible {
-    var status: Int32
-    var stdout: String
-    var stderr: String
+public struct CommandResult: Sendable, CustomStringConvertible {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
     /// Whether the run had to be stopped because it did not end in time.
-    var timedOut: Bool
+    public var timedOut: Bool
+
+    public init(status: Int32, stdout: String, stderr: String, timedOut: Bool) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+        self.timedOut = timedOut
+    }
 
     /// The non-empty lines of standard output.
-    var stdoutLines: [String] {
+    public var stdoutLines: [String] {
         stdout.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
     }
 
     /// The non-empty lines of standard error.
-    var stderrLines: [String] {
+    public var stderrLines: [String] {
         stderr.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
     }
 
     /// Decodes standard output as one JSON value.
-    func json<T: Decodable>(_ type: T.Type) throws -> T {
+    public func json<T: Decodable>(_ type: T.Type) throws -> T {
         try JSONDecoder.wire.decode(type, from: Data(stdout.utf8))
     }
 
-    var description: String {
+    public var description: String {
         "exit \(status)\(timedOut ? " (timed out)" : "")\nstdout:\n\(stdout)\nstderr:\n\(stderr)"
     }
 }

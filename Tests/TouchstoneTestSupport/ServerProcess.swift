@@ -1,16 +1,22 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A `touchstone serve` process on a free loopback port, with its own database in a scratch directory.
 ///
 /// Use ``withServer(_:environment:_:)``: it stops the process however the test ends.
-final class ServerProcess {
+public final class ServerProcess {
     /// Where the server listens, `http://127.0.0.1:PORT`.
-    let baseURL: URL
+    public let baseURL: URL
     /// The server's ISSUER (default `http://localhost:8080`: the `aud` of device tokens).
-    let issuer: String
-    let directory: ScratchDirectory
+    public let issuer: String
+    public let directory: ScratchDirectory
     /// The SQLite file the server and the admin commands share.
-    let database: String
+    public let database: String
     private let process: Process
     private let stdoutPath: String
     private let stderrPath: String
@@ -29,7 +35,7 @@ final class ServerProcess {
     }
 
     /// Starts `touchstone serve --port 0` and waits for its "serving" line.
-    static func start(_ arguments: [String] = [], environment: [String: String] = [:]) async throws -> ServerProcess {
+    public static func start(_ arguments: [String] = [], environment: [String: String] = [:]) async throws -> ServerProcess {
         let directory = try ScratchDirectory()
         let database = directory.path("touchstone.sqlite")
         let stdoutPath = directory.path("serve.out")
@@ -57,25 +63,49 @@ final class ServerProcess {
         }
     }
 
+    /// Starts `touchstone serve` on a free loopback port P with issuer `http://localhost:P`, so that browsers and
+    /// `touchstone device --server` name it by its issuer (WebAuthn refuses IP-address origins).
+    public static func startAtLocalhost(
+        _ arguments: [String] = [], environment: [String: String] = [:]
+    ) async throws -> ServerProcess {
+        for attempt in 1...3 {
+            let port = try FreePort.claim()
+            do {
+                // `serve --port 0` comes first in `start`; the last --port wins.
+                return try await start(
+                    ["--port", "\(port)", "--issuer", "http://localhost:\(port)"] + arguments, environment: environment)
+            } catch is StartFailure where attempt < 3 {
+                // Someone else took the port between picking and binding: pick another.
+                continue
+            }
+        }
+        throw StartFailure(description: "no free port for touchstone serve")
+    }
+
+    /// The issuer's URL (`http://localhost:P` after ``startAtLocalhost(_:environment:)``).
+    public var issuerURL: URL {
+        URL(string: issuer) ?? baseURL
+    }
+
     /// Everything the server wrote to standard error so far (its log).
-    func stderrLog() throws -> String {
+    public func stderrLog() throws -> String {
         try TouchstoneExecutable.readText(stderrPath)
     }
 
     /// Everything the server wrote to standard output so far.
-    func stdoutText() throws -> String {
+    public func stdoutText() throws -> String {
         try TouchstoneExecutable.readText(stdoutPath)
     }
 
     /// Runs `touchstone admin …` on this server's database (`--database` is added).
-    func admin(_ arguments: [String]) async throws -> CommandResult {
+    public func admin(_ arguments: [String]) async throws -> CommandResult {
         try await TouchstoneExecutable.run(["admin"] + arguments + ["--database", database], in: directory)
     }
 
     /// Asks the server to stop (SIGTERM) and waits; kills it when it does not stop within 10 s.
     /// - Returns: the exit status.
     @discardableResult
-    func stop() async -> Int32 {
+    public func stop() async -> Int32 {
         if process.isRunning {
             process.terminate()
             let deadline = Date().addingTimeInterval(10)
@@ -97,14 +127,14 @@ final class ServerProcess {
         }
     }
 
-    struct StartFailure: Error, CustomStringConvertible {
-        let description: String
+    public struct StartFailure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// `touchstone serving http://127.0.0.1:PORT (issuer ISSUER)`.
     private struct ReadyLine {
         let url: URL
-        let issuer: String
+        public let issuer: String
 
         init?(_ line: String) {
             let words = line.split(separator: " ").map(String.init)
@@ -117,11 +147,16 @@ final class ServerProcess {
 }
 
 /// Runs `body` with a started server and a client for it; the server is stopped whatever happens.
-func withServer<T>(
-    _ arguments: [String] = [], environment: [String: String] = [:],
+/// - Parameter atLocalhost: serve at `http://localhost:PORT` as its issuer (``ServerProcess/startAtLocalhost(_:environment:)``)
+///   rather than on port 0 with the default issuer.
+public func withServer<T>(
+    _ arguments: [String] = [], environment: [String: String] = [:], atLocalhost: Bool = false,
     _ body: (ServerProcess, WireClient) async throws -> T
 ) async throws -> T {
-    let server = try await ServerProcess.start(arguments, environment: environment)
+    let server =
+        atLocalhost
+        ? try await ServerProcess.startAtLocalhost(arguments, environment: environment)
+        : try await ServerProcess.start(arguments, environment: environment)
     let client = WireClient(baseURL: server.baseURL)
     do {
         let result = try await body(server, client)

@@ -3,5 +3,5 @@ import TouchstoneProtocol
 
 extension JSONDecoder {
     /// The protocol's decoder (RFC 3339 dates).
-    static var wire: JSONDecoder { WireCoding.decoder() }
+    public static var wire: JSONDecoder { WireCoding.decoder() }
 }

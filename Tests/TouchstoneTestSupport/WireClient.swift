@@ -6,11 +6,11 @@ import TouchstoneProtocol
 #endif
 
 /// An outside client of the server: real HTTP on loopback, JSON in the protocol's coding.
-struct WireClient: Sendable {
-    let baseURL: URL
+public struct WireClient: Sendable {
+    public let baseURL: URL
     private let session: URLSession
 
-    init(baseURL: URL) {
+    public init(baseURL: URL) {
         self.baseURL = baseURL
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
@@ -20,7 +20,7 @@ struct WireClient: Sendable {
     }
 
     /// Sends a request with a raw body.
-    func send(
+    public func send(
         _ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]
     ) async throws -> WireResponse {
         guard let url = URL(string: path, relativeTo: baseURL) else { throw URLError(.badURL) }
@@ -45,17 +45,17 @@ struct WireClient: Sendable {
     }
 
     /// Sends a JSON body encoded with the protocol's encoder.
-    func send<Body: Encodable>(
+    public func send<Body: Encodable>(
         _ method: String, _ path: String, json: Body, headers: [String: String] = [:]
     ) async throws -> WireResponse {
         try await send(method, path, body: try WireCoding.encoder().encode(json), headers: headers)
     }
 
-    func get(_ path: String, headers: [String: String] = [:]) async throws -> WireResponse {
+    public func get(_ path: String, headers: [String: String] = [:]) async throws -> WireResponse {
         try await send("GET", path, headers: headers)
     }
 
-    func post<Body: Encodable>(_ path: String, _ json: Body, headers: [String: String] = [:]) async throws
+    public func post<Body: Encodable>(_ path: String, _ json: Body, headers: [String: String] = [:]) async throws
         -> WireResponse
     {
         try await send("POST", path, json: json, headers: headers)
