@@ -76,7 +76,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            resources: [.copy("Resources")]
+            resources: [.copy("Resources"), .copy("Web/Assets")]
         ),
         .executableTarget(
             name: "touchstone",

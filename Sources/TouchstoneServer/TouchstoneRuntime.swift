@@ -8,23 +8,27 @@ import TouchstoneProtocol
 public final class TouchstoneRuntime: Sendable {
     let environment: ServiceEnvironment
     private let store: SQLStore
+    private let web: WebController
 
     /// The app an empty database gets, so that the first run works with no set-up.
     static let demoApp = AppRecord(
         clientId: "com.example.demo", publisher: "demo",
         policy: AppPolicy(clientId: "com.example.demo", publisher: "demo"))
 
-    private init(environment: ServiceEnvironment, store: SQLStore) {
+    private init(environment: ServiceEnvironment, store: SQLStore, web: WebController) {
         self.environment = environment
         self.store = store
+        self.web = web
     }
 
-    /// Opens the database, runs migrations, seeds the demo app and loads (or creates) the signing keys.
+    /// Opens the database, runs migrations, seeds the demo app, loads (or creates) the signing keys and reads the web
+    /// page's files.
     public static func open(
         database: DatabaseLocation, settings: ServerSettings, clock: any WallClock = SystemClock(), logger: Logger
     ) async throws -> TouchstoneRuntime {
         let store = try await openStore(database, logger: logger)
         do {
+            let web = try WebController.bundled()
             try await store.createDemoAppIfEmpty(demoApp)
             let signer = TokenSigner(
                 store: store, clock: clock, issuer: settings.issuer,
@@ -33,7 +37,7 @@ public final class TouchstoneRuntime: Sendable {
             let environment = ServiceEnvironment(
                 store: store, clock: clock, settings: settings, hasher: try await PasswordHasher(cost: settings.bcryptCost),
                 signer: signer, logger: logger)
-            return TouchstoneRuntime(environment: environment, store: store)
+            return TouchstoneRuntime(environment: environment, store: store, web: web)
         } catch {
             try? await store.shutdown()
             throw error
@@ -63,6 +67,7 @@ public final class TouchstoneRuntime: Sendable {
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ProblemMiddleware())
         TouchstoneController(environment: environment, openAPI: Self.openAPIDocument).addRoutes(to: router)
+        web.addRoutes(to: router)
         if environment.settings.touchIDAuthCompat {
             LegacyController(environment: environment).addRoutes(to: router)
         }

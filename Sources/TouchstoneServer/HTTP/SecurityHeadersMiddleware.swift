@@ -1,7 +1,8 @@
 import HTTPTypes
 import Hummingbird
 
-/// Headers every answer carries.
+/// Headers every answer carries. A route that sets its own Content-Security-Policy (the web page) keeps it; every
+/// other answer gets `default-src 'none'; frame-ancestors 'none'`.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -9,7 +10,9 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         var response = try await next(request, context)
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.referrerPolicy] = "no-referrer"
-        response.headers[.contentSecurityPolicy] = "default-src 'none'; frame-ancestors 'none'"
+        if response.headers[.contentSecurityPolicy] == nil {
+            response.headers[.contentSecurityPolicy] = "default-src 'none'; frame-ancestors 'none'"
+        }
         return response
     }
 }

@@ -1,0 +1,46 @@
+import HTTPTypes
+import Hummingbird
+
+/// The web page at `GET /`: plain HTML, CSS and JavaScript from the target's resources, no build step.
+///
+/// The page's HTML carries its own Content-Security-Policy, which ``SecurityHeadersMiddleware`` keeps: scripts,
+/// styles and requests from this origin only, no inline script or style, no framing, no form posts elsewhere.
+struct WebController: Sendable {
+    /// The policy of the page itself; every other answer keeps the server's `default-src 'none'`.
+    static let pagePolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+    let page: WebAsset
+    let script: WebAsset
+    let styles: WebAsset
+    let icon: WebAsset
+
+    /// The bundled files.
+    /// - Throws: ``WebAssetMissing`` when one is not in the resources.
+    static func bundled() throws -> WebController {
+        WebController(
+            page: try .bundled("index.html", contentType: "text/html; charset=utf-8"),
+            script: try .bundled("app.js", contentType: "text/javascript; charset=utf-8"),
+            styles: try .bundled("app.css", contentType: "text/css; charset=utf-8"),
+            icon: try .bundled("icon.svg", contentType: "image/svg+xml"))
+    }
+
+    func addRoutes(to router: Router<TouchstoneRequestContext>) {
+        router.get("/") { _, _ in
+            var response = Self.response(page)
+            response.headers[.contentSecurityPolicy] = Self.pagePolicy
+            return response
+        }
+        router.get("app.js") { _, _ in Self.response(script) }
+        router.get("app.css") { _, _ in Self.response(styles) }
+        router.get("icon.svg") { _, _ in Self.response(icon) }
+    }
+
+    /// The file with its type; `no-cache` so that a new server version is picked up at once.
+    private static func response(_ asset: WebAsset) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: asset.contentType, .cacheControl: "no-cache"],
+            body: .init(byteBuffer: asset.body))
+    }
+}
