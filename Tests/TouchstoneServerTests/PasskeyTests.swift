@@ -562,6 +562,89 @@ import TouchstoneWebAuthnTestSupport
         }
     }
 
+    // MARK: Bad input
+
+    /// Every member of the verify bodies, however deep, replaced or removed, each time for a fresh ceremony so that
+    /// the mutation reaches the parsers: never a 5xx, never a stored passkey or session, and the tables the protocol
+    /// does not name as counters stay as they were. The bodies fail late (the RP ID hash, after the attestation
+    /// object is parsed; the signature, last), so no variant can succeed.
+    @Test func malformedCeremonyBodiesNeverAnswer500AndStoreNothing() async throws {
+        try await Harness.run { h in
+            let userId = try await h.createAccount()
+            let authenticator = Self.authenticator(seed: 20)
+            try await register(h, try await passwordSession(h), authenticator)
+            let aal2 = try await signIn(h, authenticator, username: "ana", userId: userId)
+            var elsewhere = authenticator
+            elsewhere.rpID = "example.org"
+            let before = try await ProtocolTests().snapshot(h)
+            let passkeysBefore = try await h.store.passkeys(userId: userId)
+
+            let bodies: [(path: String, headers: HTTPFields, make: () async throws -> any Encodable)] = [
+                ("/v1/webauthn/registration/verify", h.bearer(aal2), {
+                    let options = try await startRegistration(h, aal2)
+                    return RegistrationVerify(
+                        ceremonyId: options.ceremonyId, credential: registrationResponse(elsewhere, options), name: "Key")
+                }),
+                ("/v1/webauthn/authentication/verify", [:], {
+                    let options = try await startAuthentication(h, username: nil)
+                    var credential = assertion(authenticator, options, signCount: 0, userHandle: userId)
+                    credential.response.signature = Base64URLBytes(credential.response.signature.bytes.reversed())
+                    return AuthenticationVerify(ceremonyId: options.ceremonyId, credential: credential, clientId: nil)
+                }),
+            ]
+            let wrongValues: [Any] = [
+                NSNull(), 0, -1, 1e300, true, "", "💥", "***", "AAAA", String(repeating: "é", count: 3_000), [] as [Any],
+                ["nested": [1, 2]],
+            ]
+            var answered = 0
+            for (path, headers, make) in bodies {
+                let template = try Self.jsonObject(try await make())
+                for mutation in Self.mutations(of: template, replacingWith: wrongValues) {
+                    let variant = Self.applying(mutation, to: try Self.jsonObject(try await make()))
+                    let data = try JSONSerialization.data(withJSONObject: variant)
+                    let response = try await h.send(.post, path, raw: String(decoding: data, as: UTF8.self), headers: headers)
+                    let label = "\(path) \(mutation.path.joined(separator: ".")) → \(mutation.value.map { "\($0)".prefix(20) } ?? "removed")"
+                    #expect(response.status.code < 500, "\(label): \(response.status)")
+                    #expect(response.status.code != 201, "\(label)")
+                    answered += 1
+                }
+            }
+            #expect(answered > 200)
+            #expect(try await ProtocolTests().snapshot(h) == before)
+            #expect(try await h.store.passkeys(userId: userId) == passkeysBefore)
+        }
+    }
+
+    static func jsonObject(_ value: any Encodable) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: try WireCoding.encoder().encode(value)) as? [String: Any])
+    }
+
+    /// A member path and its new value (`nil`: removed).
+    typealias Mutation = (path: [String], value: Any?)
+
+    /// Each member of `object`, at any depth, removed or replaced by each of `values`.
+    static func mutations(of object: [String: Any], replacingWith values: [Any], at prefix: [String] = []) -> [Mutation] {
+        object.keys.sorted().flatMap { key -> [Mutation] in
+            let path = prefix + [key]
+            var result: [Mutation] = [(path, nil)] + values.map { (path, $0) }
+            if let nested = object[key] as? [String: Any] {
+                result += mutations(of: nested, replacingWith: values, at: path)
+            }
+            return result
+        }
+    }
+
+    static func applying(_ mutation: Mutation, to object: [String: Any]) -> [String: Any] {
+        var object = object
+        guard let key = mutation.path.first else { return object }
+        if mutation.path.count == 1 {
+            object[key] = mutation.value
+        } else if let nested = object[key] as? [String: Any] {
+            object[key] = applying((Array(mutation.path.dropFirst()), mutation.value), to: nested)
+        }
+        return object
+    }
+
     // MARK: Origins
 
     @Test func corsAnswersOnlyTheConfiguredOrigins() async throws {
