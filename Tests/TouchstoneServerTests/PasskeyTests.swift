@@ -456,6 +456,36 @@ import TouchstoneWebAuthnTestSupport
         }
     }
 
+    @Test func backupFlagsAreStoredAndFollowEachSignIn() async throws {
+        try await Harness.run { h in
+            let userId = try await h.createAccount()
+            let session = try await passwordSession(h)
+            let authenticator = Self.authenticator(seed: 21)
+            let options = try await startRegistration(h, session)
+            let registered = try await verifyRegistration(
+                h, session, options.ceremonyId,
+                registrationResponse(authenticator, options, flags: [.userPresent, .userVerified, .backupEligible]))
+            #expect(registered.status == .created)
+            #expect(try await credentials(h, session).map { [$0.backupEligible, $0.backedUp] } == [[true, false]])
+
+            for backedUp in [true, false] {
+                let flags: AuthenticatorFlags = backedUp
+                    ? [.userPresent, .userVerified, .backupEligible, .backupState] : [.userPresent, .userVerified, .backupEligible]
+                let request = try await startAuthentication(h, username: "ana")
+                let response = try await verifyAuthentication(
+                    h, request.ceremonyId, assertion(authenticator, request, userHandle: userId, flags: flags))
+                #expect(response.status == .created)
+                #expect(try await credentials(h, session).map { [$0.backupEligible, $0.backedUp] } == [[true, backedUp]])
+            }
+            // Backup eligibility is fixed for the credential's life.
+            let request = try await startAuthentication(h, username: "ana")
+            try h.expectProblem(
+                try await verifyAuthentication(
+                    h, request.ceremonyId, assertion(authenticator, request, userHandle: userId, flags: [.userPresent, .userVerified])),
+                401, .webauthnVerificationFailed)
+        }
+    }
+
     @Test func concurrentSignInsWithOneCounterValueWinOnce() async throws {
         try await Harness.run { h in
             let userId = try await h.createAccount()
