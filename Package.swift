@@ -64,6 +64,7 @@ let package = Package(
             dependencies: [
                 "TouchstoneProtocol",
                 "TouchstoneCrypto",
+                "TouchstoneWebAuthn",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "SQLKit", package: "sql-kit"),
@@ -103,6 +104,11 @@ let package = Package(
             ],
             path: "Tests/TouchstoneTestSupport"
         ),
+        .target(
+            name: "TouchstoneWebAuthnTestSupport",
+            dependencies: ["TouchstoneWebAuthn", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/TouchstoneWebAuthnTestSupport"
+        ),
         .testTarget(
             name: "TouchstoneCryptoTests",
             dependencies: [
@@ -116,6 +122,7 @@ let package = Package(
             dependencies: [
                 "TouchstoneServer",
                 "TouchstoneTestSupport",
+                "TouchstoneWebAuthnTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
@@ -123,6 +130,7 @@ let package = Package(
             name: "TouchstoneWebAuthnTests",
             dependencies: [
                 "TouchstoneWebAuthn",
+                "TouchstoneWebAuthnTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -54,4 +54,9 @@ public struct ProblemCode: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let alreadyDecided = Self(rawValue: "already_decided")
     public static let expired = Self(rawValue: "expired")
     public static let keyExists = Self(rawValue: "key_exists")
+
+    public static let webauthnVerificationFailed = Self(rawValue: "webauthn_verification_failed")
+    public static let ceremonyInvalid = Self(rawValue: "ceremony_invalid")
+    public static let credentialPossiblyCloned = Self(rawValue: "credential_possibly_cloned")
+    public static let credentialExists = Self(rawValue: "credential_exists")
 }

@@ -65,8 +65,10 @@ public final class TouchstoneRuntime: Sendable {
     public func router() -> Router<TouchstoneRequestContext> {
         let router = Router(context: TouchstoneRequestContext.self)
         router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: AllowedOriginsMiddleware(origins: Set(environment.settings.relyingParty.origins)))
         router.add(middleware: ProblemMiddleware())
         TouchstoneController(environment: environment, openAPI: Self.openAPIDocument).addRoutes(to: router)
+        PasskeyController(environment: environment).addRoutes(to: router)
         web.addRoutes(to: router)
         if environment.settings.touchIDAuthCompat {
             LegacyController(environment: environment).addRoutes(to: router)

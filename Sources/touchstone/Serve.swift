@@ -18,6 +18,12 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @Option(name: .customLong("rp-id"), help: "The WebAuthn relying-party ID (default: the issuer's host).")
+    var rpID: String?
+
+    @Option(help: "A web origin allowed to use passkeys and CORS (repeatable; default: the issuer's origin).")
+    var origin: [String] = []
+
     @Flag(help: "Refuse POST /v1/accounts; accounts are created by an administrator.")
     var noSelfSignup = false
 
@@ -35,6 +41,7 @@ struct Serve: AsyncParsableCommand {
         var settings = try ServerSettings(issuer: issuer ?? "http://localhost:\(port == 0 ? 8080 : port)")
         settings.selfSignup = !noSelfSignup
         settings.trustedProxies = try trustedProxy.map(CIDR.init)
+        try settings.setRelyingParty(id: rpID, origins: origin)
         guard touchIDAuthCompat || !insecureAllowRsa1024 else {
             throw ValidationError("--insecure-allow-rsa1024 goes with --touchidauth-compat")
         }

@@ -47,6 +47,10 @@ import TouchstoneTestSupport
         (["--issuer", "ftp://localhost"], ["https"]),
         (["--database", "postgres://x"], ["--database"]),
         (["--trusted-proxy", "not-a-range"], ["--trusted-proxy", "not-a-range"]),
+        (["--rp-id", "example.org"], ["--rp-id", "example.org", "localhost"]),
+        (["--issuer", "https://login.example.com", "--origin", "https://example.net"], ["example.net", "login.example.com"]),
+        (["--rp-id", "example.com", "--origin", "http://example.com"], ["http://example.com"]),
+        (["--issuer", "https://10.1.2.3"], ["--rp-id"]),
     ])
     func badConfigurationFailsAtStartUp(arguments: [String], mentions: [String]) async throws {
         let directory = try ScratchDirectory()

@@ -27,4 +27,22 @@ import Testing
             #expect(try await h.store.throttledUntil(keys: ["account:ana"]) == nil)
         }
     }
+
+    @Test func purgeDropsExpiredWebAuthnCeremoniesOnly() async throws {
+        try await Harness.run { h in
+            let store = try #require(h.store as? SQLStore)
+            for (id, lifetime) in [("short", 60.0), ("long", 600.0)] {
+                try await h.store.createCeremony(
+                    CeremonyRecord(
+                        id: id, kind: .authentication, userId: nil, sessionId: nil, firstCredentialOnly: false, state: "{}",
+                        expiresAt: h.now + lifetime))
+            }
+            try await h.store.purgeExpired(now: h.now + 60)
+            let left = try await store.provider.read { database in
+                try await database.raw("SELECT id FROM webauthn_ceremonies").all().map { try $0.string("id") }
+            }
+            #expect(left == ["long"])
+            #expect(try await h.store.consumeCeremony(id: "long", kind: .authentication, sessionId: nil, now: h.now)?.id == "long")
+        }
+    }
 }

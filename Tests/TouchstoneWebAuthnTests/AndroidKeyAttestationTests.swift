@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import X509
 @testable import TouchstoneWebAuthn
+import TouchstoneWebAuthnTestSupport
 
 /// `android-key` (§8.4), each check broken on its own.
 @Suite struct AndroidKeyAttestationTests {

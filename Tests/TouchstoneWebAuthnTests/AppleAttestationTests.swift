@@ -4,6 +4,7 @@ import SwiftASN1
 import Testing
 import X509
 @testable import TouchstoneWebAuthn
+import TouchstoneWebAuthnTestSupport
 
 /// `apple` anonymous attestation (§8.8), each check broken on its own.
 @Suite struct AppleAttestationTests {

@@ -1,6 +1,7 @@
 import Crypto
 import Testing
 @testable import TouchstoneWebAuthn
+import TouchstoneWebAuthnTestSupport
 
 @Suite struct AuthenticatorDataTests {
     let authenticator = SoftAuthenticator(seed: 20)

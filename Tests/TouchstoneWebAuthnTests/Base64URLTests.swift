@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TouchstoneWebAuthn
+import TouchstoneWebAuthnTestSupport
 
 @Suite struct Base64URLTests {
     @Test func roundTripsAndMatchesFoundation() {

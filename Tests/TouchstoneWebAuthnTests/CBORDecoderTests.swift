@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchstoneWebAuthn
+import TouchstoneWebAuthnTestSupport
 
 @Suite struct CBORDecoderTests {
     let decoder = CBORDecoder()

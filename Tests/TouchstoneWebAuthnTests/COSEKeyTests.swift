@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 @testable import TouchstoneWebAuthn
+import TouchstoneWebAuthnTestSupport
 
 @Suite struct COSEKeyTests {
     static let p256 = P256.Signing.PrivateKey()

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import X509
 @testable import TouchstoneWebAuthn
+import TouchstoneWebAuthnTestSupport
 
 /// `fido-u2f` (§8.6), each check broken on its own.
 @Suite struct FIDOU2FAttestationTests {

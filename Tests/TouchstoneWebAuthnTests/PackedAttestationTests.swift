@@ -4,6 +4,7 @@ import SwiftASN1
 import Testing
 import X509
 @testable import TouchstoneWebAuthn
+import TouchstoneWebAuthnTestSupport
 
 /// `packed` with an x5c chain (§8.2) and the certificate requirements of §8.2.1, each broken on its own.
 @Suite struct PackedAttestationTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TouchstoneWebAuthn
+import TouchstoneWebAuthnTestSupport
 
 /// The high-level API: options and responses in the WebAuthn L3 JSON form, ceremony state, and the built-in policy.
 @Suite struct PasskeysTests {

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 @testable import TouchstoneWebAuthn
+import TouchstoneWebAuthnTestSupport
 
 /// Each step of WebAuthn §7.1 that can fail, driven to fail on its own (the expected code pins the step).
 @Suite struct RegistrationStepTests {

@@ -4,6 +4,7 @@ import SwiftASN1
 import Testing
 import X509
 @testable import TouchstoneWebAuthn
+import TouchstoneWebAuthnTestSupport
 
 /// `tpm` (§8.3) and the AIK certificate requirements of §8.3.1, each broken on its own.
 @Suite struct TPMAttestationTests {

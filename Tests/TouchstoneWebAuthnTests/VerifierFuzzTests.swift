@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TouchstoneWebAuthn
+import TouchstoneWebAuthnTestSupport
 
 /// Mutated §16 responses through the full verifiers: every input either verifies or is refused with a
 /// `WebAuthnError` (the verifiers throw nothing else), and none traps. Mutations reach the deep parsers too:

@@ -1,4 +1,5 @@
 import Foundation
+import TouchstoneWebAuthn
 
 /// What an operator configures; checked once at start-up.
 public struct ServerSettings: Sendable {
@@ -18,6 +19,9 @@ public struct ServerSettings: Sendable {
     public var insecureAllowRSA1024 = false
     /// How long an enrolment waits for another device's approval.
     public var pendingEnrollmentLifetime: TimeInterval = 600
+    /// The WebAuthn relying party: by default the issuer's host as RP ID and the issuer's origin. Its origins are
+    /// also the only ones CORS answers.
+    public private(set) var relyingParty: RelyingPartyConfiguration
 
     /// - Throws: ``ConfigurationError`` for an issuer that is not an absolute URL, or not `https` outside localhost.
     public init(issuer: String) throws {
@@ -32,5 +36,32 @@ public struct ServerSettings: Sendable {
             throw ConfigurationError("--issuer must use https unless its host is localhost (got \(issuer))")
         }
         self.issuer = issuer
+        relyingParty = try Self.relyingParty(id: host, origins: [Self.origin(of: url)])
+    }
+
+    /// Sets the WebAuthn RP ID and the origins allowed to use it (and CORS).
+    /// - Parameters:
+    ///   - id: the RP ID; `nil` keeps the issuer's host.
+    ///   - origins: the web origins; empty keeps the issuer's origin.
+    /// - Throws: ``ConfigurationError`` unless the RP ID is a registrable suffix of every origin's host and each
+    ///   origin is `https` (or `http://localhost`).
+    public mutating func setRelyingParty(id: String?, origins: [String]) throws {
+        let issuerURL = URL(string: issuer)
+        relyingParty = try Self.relyingParty(
+            id: id ?? issuerURL?.host ?? "", origins: origins.isEmpty ? [issuerURL.map(Self.origin) ?? issuer] : origins)
+    }
+
+    private static func relyingParty(id: String, origins: [String]) throws -> RelyingPartyConfiguration {
+        do {
+            return try RelyingPartyConfiguration(id: id, name: "Touchstone", origins: origins)
+        } catch {
+            throw ConfigurationError("--rp-id/--origin: \(error.detail)")
+        }
+    }
+
+    /// `scheme://host[:port]` of a URL.
+    private static func origin(of url: URL) -> String {
+        let port = url.port.map { ":\($0)" } ?? ""
+        return "\(url.scheme ?? "https")://\(url.host ?? "")\(port)"
     }
 }

@@ -6,8 +6,11 @@ import TouchstoneProtocol
 
 extension Request {
     /// Decodes a JSON body of at most 64 KiB: 413 when larger, 400 `invalid_request` when malformed.
-    mutating func decodeBody<T: Decodable>(_ type: T.Type, context: TouchstoneRequestContext) async throws -> T {
-        let buffer: ByteBuffer
+    /// - Parameter allowingEmpty: decode an empty body as `{}` (for endpoints whose body has only optional fields).
+    mutating func decodeBody<T: Decodable>(
+        _ type: T.Type, context: TouchstoneRequestContext, allowingEmpty: Bool = false
+    ) async throws -> T {
+        var buffer: ByteBuffer
         do {
             buffer = try await collectBody(upTo: context.maxUploadSize)
         } catch let error as HTTPError where error.status == .contentTooLarge {
@@ -17,6 +20,9 @@ extension Request {
         if buffer.readableBytesView.firstRange(of: Array(#"\u0000"#.utf8)) != nil {
             throw ProblemError.invalidRequest("text may not contain U+0000")
         }
+        if allowingEmpty, buffer.readableBytes == 0 {
+            buffer = ByteBuffer(string: "{}")
+        }
         do {
             return try WireCoding.decoder().decode(type, from: Data(buffer: buffer))
         } catch let error as DecodingError {
@@ -24,6 +30,12 @@ extension Request {
         } catch {
             throw ProblemError.invalidRequest("the body is not JSON")
         }
+    }
+
+    /// The caller of a Bearer request, or 401.
+    func accessIdentity(_ environment: ServiceEnvironment) async throws -> AccessIdentity {
+        guard let token = authorization(scheme: "Bearer") else { throw ProblemError.unauthorized }
+        return try await SessionService(environment: environment).authenticate(bearer: token)
     }
 
     /// The credential after `scheme ` in `Authorization`, if that is the scheme used.

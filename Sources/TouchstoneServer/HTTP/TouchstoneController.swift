@@ -212,7 +212,6 @@ struct TouchstoneController: Sendable {
     }
 
     private func identity(of request: Request) async throws -> AccessIdentity {
-        guard let token = request.authorization(scheme: "Bearer") else { throw ProblemError.unauthorized }
-        return try await sessions.authenticate(bearer: token)
+        try await request.accessIdentity(environment)
     }
 }

@@ -11,5 +11,6 @@ public struct AuthenticationState: Sendable, Hashable, Codable {
     let requiresUserVerification: Bool
     let allowedCredentialIDs: [Base64URLBytes]
     let identifiedUser: Base64URLBytes?
-    let expiresAt: Date
+    /// When the ceremony expires; a store may drop the state from then on.
+    public let expiresAt: Date
 }

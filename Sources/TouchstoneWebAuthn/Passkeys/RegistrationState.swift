@@ -12,5 +12,6 @@ public struct RegistrationState: Sendable, Hashable, Codable {
     let requiresUserVerification: Bool
     let algorithms: [COSEAlgorithm]
     let excludedCredentialIDs: [Base64URLBytes]
-    let expiresAt: Date
+    /// When the ceremony expires; a store may drop the state from then on.
+    public let expiresAt: Date
 }

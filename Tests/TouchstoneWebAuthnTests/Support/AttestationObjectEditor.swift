@@ -1,4 +1,5 @@
 @testable import TouchstoneWebAuthn
+import TouchstoneWebAuthnTestSupport
 
 /// Rewrites parts of an attestation object (decoded strictly, re-encoded canonically) to make tampered copies.
 enum AttestationObjectEditor {

@@ -3,6 +3,7 @@ import Foundation
 import SwiftASN1
 import X509
 @testable import TouchstoneWebAuthn
+import TouchstoneWebAuthnTestSupport
 
 /// A throwaway certificate authority that issues attestation certificates with any subject, key and extensions, so
 /// that each certificate requirement of WebAuthn §8 can be broken on its own.

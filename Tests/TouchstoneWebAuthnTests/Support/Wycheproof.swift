@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchstoneWebAuthn
+import TouchstoneWebAuthnTestSupport
 
 /// Wycheproof signature-verification files (C2SP/wycheproof `testvectors_v1`), decoded into `Codable` cases.
 enum Wycheproof {

@@ -4,22 +4,22 @@ import Foundation
 
 /// A software authenticator for tests: it makes registrations and assertions with any flags, counters, client data
 /// and attestation, so that every verification step can be driven to fail on its own.
-struct SoftAuthenticator {
-    enum Key {
+public struct SoftAuthenticator {
+    public enum Key {
         case p256(P256.Signing.PrivateKey)
         case ed25519(Curve25519.Signing.PrivateKey)
     }
 
-    var key: Key
-    var credentialID: [UInt8]
-    var aaguid: [UInt8] = Array(repeating: 0xa5, count: 16)
-    var rpID = "example.org"
-    var origin = "https://example.org"
+    public var key: Key
+    public var credentialID: [UInt8]
+    public var aaguid: [UInt8] = Array(repeating: 0xa5, count: 16)
+    public var rpID = "example.org"
+    public var origin = "https://example.org"
     /// A credential public key to put in authenticator data instead of this authenticator's own (its private key is
     /// then unknown, so only unsigned or separately signed attestations can be made).
-    var coseKeyOverride: [UInt8]? = nil
+    public var coseKeyOverride: [UInt8]? = nil
 
-    init(seed: UInt64, algorithm: COSEAlgorithm = .es256, credentialIDLength: Int = 32) {
+    public init(seed: UInt64, algorithm: COSEAlgorithm = .es256, credentialIDLength: Int = 32) {
         var rng = SplitMix64(seed: seed)
         credentialID = rng.bytes(credentialIDLength)
         let secret = rng.bytes(32)
@@ -32,12 +32,12 @@ struct SoftAuthenticator {
         }
     }
 
-    var algorithm: COSEAlgorithm {
+    public var algorithm: COSEAlgorithm {
         if case .ed25519 = key { return .edDSA }
         return .es256
     }
 
-    var coseKey: [UInt8] {
+    public var coseKey: [UInt8] {
         if let coseKeyOverride { return coseKeyOverride }
         switch key {
         case .p256(let k):
@@ -54,19 +54,19 @@ struct SoftAuthenticator {
         }
     }
 
-    var p256PublicKey: P256.Signing.PublicKey? {
+    public var p256PublicKey: P256.Signing.PublicKey? {
         if case .p256(let k) = key { return k.publicKey }
         return nil
     }
 
-    func sign(_ message: [UInt8]) -> [UInt8] {
+    public func sign(_ message: [UInt8]) -> [UInt8] {
         switch key {
         case .p256(let k): return Array((try? k.signature(for: message).derRepresentation) ?? Data())
         case .ed25519(let k): return Array((try? k.signature(for: message)) ?? Data())
         }
     }
 
-    static func clientData(
+    public static func clientData(
         type: String, challenge: [UInt8], origin: String, crossOrigin: Bool? = false, topOrigin: String? = nil
     ) -> [UInt8] {
         var json = #"{"type":"\#(type)","challenge":"\#(Base64URL.encode(challenge))","origin":"\#(origin)""#
@@ -75,7 +75,7 @@ struct SoftAuthenticator {
         return Array((json + "}").utf8)
     }
 
-    func authenticatorData(
+    public func authenticatorData(
         flags: AuthenticatorFlags, signCount: UInt32, attested: Bool, extensions: CBORValue? = nil
     ) -> [UInt8] {
         var flags = flags
@@ -89,27 +89,27 @@ struct SoftAuthenticator {
         return data
     }
 
-    static func attestationObject(format: String, statement: CBORValue, authenticatorData: [UInt8]) -> [UInt8] {
+    public static func attestationObject(format: String, statement: CBORValue, authenticatorData: [UInt8]) -> [UInt8] {
         CBOREncoder.encode(CBOREncoder.map([
             (.text("fmt"), .text(format)), (.text("attStmt"), statement), (.text("authData"), .bytes(authenticatorData)),
         ]))
     }
 
-    struct Registration {
-        var clientDataJSON: [UInt8]
-        var authenticatorData: [UInt8]
-        var attestationObject: [UInt8]
-        var clientDataHash: [UInt8] { Array(SHA256.hash(data: clientDataJSON)) }
+    public struct Registration {
+        public var clientDataJSON: [UInt8]
+        public var authenticatorData: [UInt8]
+        public var attestationObject: [UInt8]
+        public var clientDataHash: [UInt8] { Array(SHA256.hash(data: clientDataJSON)) }
     }
 
-    enum Attestation {
+    public enum Attestation {
         case none
         case packedSelf
         /// Builds the statement from (authenticatorData, clientDataHash).
         case custom(format: String, statement: ([UInt8], [UInt8]) -> CBORValue)
     }
 
-    func register(
+    public func register(
         challenge: [UInt8], flags: AuthenticatorFlags = [.userPresent, .userVerified], signCount: UInt32 = 0,
         attestation: Attestation = .none, extensions: CBORValue? = nil, clientDataJSON: [UInt8]? = nil
     ) -> Registration {
@@ -134,13 +134,19 @@ struct SoftAuthenticator {
             attestationObject: Self.attestationObject(format: format, statement: statement, authenticatorData: authData))
     }
 
-    struct Assertion {
-        var clientDataJSON: [UInt8]
-        var authenticatorData: [UInt8]
-        var signature: [UInt8]
+    public struct Assertion {
+        public var clientDataJSON: [UInt8]
+        public var authenticatorData: [UInt8]
+        public var signature: [UInt8]
+
+        public init(clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8]) {
+            self.clientDataJSON = clientDataJSON
+            self.authenticatorData = authenticatorData
+            self.signature = signature
+        }
     }
 
-    func assert(
+    public func assert(
         challenge: [UInt8], flags: AuthenticatorFlags = [.userPresent, .userVerified], signCount: UInt32 = 0,
         extensions: CBORValue? = nil, clientDataJSON: [UInt8]? = nil
     ) -> Assertion {

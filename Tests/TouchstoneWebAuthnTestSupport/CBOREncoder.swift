@@ -1,14 +1,14 @@
 @testable import TouchstoneWebAuthn
 
 /// A CTAP2-canonical CBOR encoder, written for the tests only (the target never encodes CBOR).
-enum CBOREncoder {
-    static func encode(_ value: CBORValue) -> [UInt8] {
+public enum CBOREncoder {
+    public static func encode(_ value: CBORValue) -> [UInt8] {
         var out: [UInt8] = []
         append(value, to: &out)
         return out
     }
 
-    static func head(_ major: UInt8, _ argument: UInt64) -> [UInt8] {
+    public static func head(_ major: UInt8, _ argument: UInt64) -> [UInt8] {
         let m = major << 5
         switch argument {
         case 0..<24: return [m | UInt8(argument)]
@@ -19,7 +19,7 @@ enum CBOREncoder {
         }
     }
 
-    static func bigEndian(_ value: UInt64, _ width: Int) -> [UInt8] {
+    public static func bigEndian(_ value: UInt64, _ width: Int) -> [UInt8] {
         (0..<width).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
     }
 
@@ -43,12 +43,12 @@ enum CBOREncoder {
     }
 
     /// A map built from integer or text keys, for readability in tests.
-    static func map(_ pairs: [(CBORValue, CBORValue)]) -> CBORValue {
+    public static func map(_ pairs: [(CBORValue, CBORValue)]) -> CBORValue {
         .map(CBORMap(pairs.map { CBORMap.Entry(key: $0.0, value: $0.1) }))
     }
 
     /// `CBORValue` for a Swift `Int`.
-    static func int(_ n: Int) -> CBORValue {
+    public static func int(_ n: Int) -> CBORValue {
         n >= 0 ? .unsigned(UInt64(n)) : .negative(UInt64(-1 - n))
     }
 }

@@ -1,0 +1,270 @@
+import Crypto
+import Foundation
+import Logging
+import TouchstoneCrypto
+import TouchstoneProtocol
+import TouchstoneWebAuthn
+
+/// The WebAuthn relying party: passkey registration and sign-in, and the account's list of passkeys.
+///
+/// Ceremony state never leaves the server: each start stores it under a random ceremony id, and the first finish
+/// deletes it, whatever the outcome.
+struct PasskeyService: Sendable {
+    let environment: ServiceEnvironment
+
+    /// The name a passkey gets when none is given.
+    static let defaultName = "Passkey"
+    static let defaultClientId = "com.example.demo"
+
+    private func passkeys() throws(WebAuthnError) -> Passkeys {
+        try Passkeys(relyingParty: environment.settings.relyingParty)
+    }
+
+    // MARK: Registration
+
+    /// `POST /v1/webauthn/registration/options`: a password (`aal1`) session may register only the first credential.
+    func startRegistration(by identity: AccessIdentity, ip: String) async throws
+        -> CeremonyOptions<PublicKeyCredentialCreationOptionsJSON>
+    {
+        try await environment.auditor.recording(
+            "passkey.register.start", userId: identity.userId, clientId: identity.claims.aud, ip: ip, success: false
+        ) {
+            let firstOnly = identity.claims.acr != "aal2"
+            if firstOnly, try await environment.store.hasCredentials(userId: identity.userId) {
+                throw Self.insufficientAuthentication
+            }
+            guard let user = try await environment.store.user(id: identity.userId) else { throw ProblemError.unauthorized }
+            let existing = try await environment.store.passkeys(userId: user.id).map(\.credential)
+            let now = environment.clock.now()
+            let (options, state) = try passkeys().startRegistration(
+                user: PasskeyUser(id: Self.userHandle(user.id), name: user.username, displayName: user.username),
+                challenge: Self.randomBytes(), excludeCredentials: existing, now: now)
+            let ceremony = CeremonyRecord(
+                id: ServiceEnvironment.newID(), kind: .registration, userId: user.id, sessionId: identity.session.id,
+                firstCredentialOnly: firstOnly, state: try SQLStore.json(state), expiresAt: state.expiresAt)
+            try await environment.store.createCeremony(ceremony)
+            return CeremonyOptions(ceremonyId: ceremony.id, publicKey: options)
+        }
+    }
+
+    /// `POST /v1/webauthn/registration/verify`: only the session that started the ceremony may finish it.
+    func finishRegistration(
+        _ request: PasskeyRegistrationFinish, by identity: AccessIdentity, ip: String
+    ) async throws -> PasskeyRegistered {
+        let name = try Self.validName(request.name)
+        return try await environment.auditor.recording(
+            "passkey.register", userId: identity.userId, clientId: identity.claims.aud, ip: ip
+        ) {
+            let now = environment.clock.now()
+            guard
+                let ceremony = try await environment.store.consumeCeremony(
+                    id: request.ceremonyId, kind: .registration, sessionId: identity.session.id, now: now),
+                ceremony.userId == identity.userId
+            else { throw Self.ceremonyInvalid }
+            let state = try SQLStore.fromJSON(ceremony.state, as: RegistrationState.self)
+            let credential: Credential
+            do {
+                credential = try await passkeys().finishRegistration(response: request.credential, state: state, now: now)
+            } catch let error as WebAuthnError {
+                throw refusal(error, during: "registration")
+            }
+            let record = PasskeyRecord(
+                credentialId: Base64URLBytes(credential.id).base64URL, userId: identity.userId, name: name,
+                credential: credential, createdAt: now, lastUsedAt: nil)
+            switch try await environment.store.createPasskey(record, firstCredentialOnly: ceremony.firstCredentialOnly) {
+            case .stored: return PasskeyRegistered(credentialId: record.credentialId)
+            case .credentialExists: throw Self.credentialExists
+            case .notFirstCredential: throw Self.insufficientAuthentication
+            }
+        }
+    }
+
+    // MARK: Authentication
+
+    /// `POST /v1/webauthn/authentication/options`: a username names its account's passkeys; an unknown username
+    /// (or one without passkeys) gets stand-ins derived from a server secret, the same each time, that never verify.
+    func startAuthentication(_ request: PasskeyAuthenticationStart) async throws
+        -> CeremonyOptions<PublicKeyCredentialRequestOptionsJSON>
+    {
+        let now = environment.clock.now()
+        let started: (options: PublicKeyCredentialRequestOptionsJSON, state: AuthenticationState)
+        var userId: String?
+        if let username = request.username {
+            let account = try await environment.store.passkeyAccount(username: username)
+            if let account, !account.passkeys.isEmpty {
+                userId = account.userId
+                started = try passkeys().startAuthentication(
+                    credentials: account.passkeys.map(\.credential), challenge: Self.randomBytes(), now: now)
+            } else {
+                let decoy = try await decoy(for: username)
+                started = try passkeys().startAuthentication(
+                    userHandle: decoy.userHandle, allowCredentials: [decoy.credential], challenge: Self.randomBytes(),
+                    now: now)
+            }
+        } else {
+            started = try passkeys().startDiscoverableAuthentication(challenge: Self.randomBytes(), now: now)
+        }
+        let ceremony = CeremonyRecord(
+            id: ServiceEnvironment.newID(), kind: .authentication, userId: userId, sessionId: nil,
+            firstCredentialOnly: false, state: try SQLStore.json(started.state), expiresAt: started.state.expiresAt)
+        try await environment.store.createCeremony(ceremony)
+        return CeremonyOptions(ceremonyId: ceremony.id, publicKey: started.options)
+    }
+
+    /// `POST /v1/webauthn/authentication/verify` → a passkey session (`amr ["passkey"]`, `acr aal2`, no device).
+    func finishAuthentication(_ request: PasskeyAuthenticationFinish, ip: String) async throws -> Session {
+        let app = try await environment.app(request.clientId ?? Self.defaultClientId)
+        let stored = try await environment.store.passkey(credentialId: request.credential.rawId.base64URL)
+        return try await environment.auditor.recording(
+            "passkey.login", userId: stored?.userId, clientId: app.clientId, ip: ip
+        ) {
+            let now = environment.clock.now()
+            guard
+                let ceremony = try await environment.store.consumeCeremony(
+                    id: request.ceremonyId, kind: .authentication, sessionId: nil, now: now)
+            else { throw Self.ceremonyInvalid }
+            let state = try SQLStore.fromJSON(ceremony.state, as: AuthenticationState.self)
+            guard var passkey = stored, ceremony.userId == nil || ceremony.userId == passkey.userId else {
+                throw refusal(WebAuthnError(.credentialNotAllowed, "no such credential for this ceremony"), during: "authentication")
+            }
+            // The counter is compared and stored in one statement; a concurrent sign-in that moved it first makes
+            // this one verify again against the new value (once).
+            for attempt in 1...2 {
+                let previous = passkey.credential.signCount
+                do {
+                    let result = try passkeys().finishAuthentication(
+                        response: request.credential, state: state, credential: passkey.credential, now: now)
+                    try passkey.credential.update(from: result)
+                } catch let error as WebAuthnError {
+                    throw refusal(error, during: "authentication")
+                }
+                passkey.lastUsedAt = now
+                let prepared = try await SessionService(environment: environment).prepare(
+                    userId: passkey.userId, device: nil, clientId: app.clientId, amr: ["passkey"], acr: "aal2")
+                if try await environment.store.acceptPasskeyAuthentication(
+                    passkey, previousSignCount: previous, session: prepared.record,
+                    refreshTokenHash: prepared.refreshTokenHash)
+                {
+                    return prepared.wire
+                }
+                guard attempt == 1 else { break }
+                guard let reloaded = try await environment.store.passkey(credentialId: passkey.credentialId) else {
+                    throw refusal(WebAuthnError(.credentialNotAllowed, "the passkey was removed"), during: "authentication")
+                }
+                passkey = reloaded
+            }
+            throw refusal(WebAuthnError(.credentialPossiblyCloned, "the counter moved during verification"), during: "authentication")
+        }
+    }
+
+    // MARK: The account's passkeys
+
+    /// `GET /v1/webauthn/credentials`.
+    func list(_ identity: AccessIdentity) async throws -> PasskeyList {
+        PasskeyList(
+            credentials: try await environment.store.passkeys(userId: identity.userId).map { passkey in
+                PasskeySummary(
+                    credentialId: passkey.credentialId, name: passkey.name, createdAt: passkey.createdAt,
+                    lastUsedAt: passkey.lastUsedAt, backupEligible: passkey.credential.backupEligible,
+                    backedUp: passkey.credential.backupState)
+            })
+    }
+
+    /// `DELETE /v1/webauthn/credentials/{id}`: needs a privileged (stepped-up) token.
+    func delete(_ credentialId: String, by identity: AccessIdentity, ip: String) async throws {
+        try await environment.auditor.recording(
+            "passkey.remove", userId: identity.userId, clientId: identity.claims.aud, ip: ip
+        ) {
+            guard identity.isPrivileged else {
+                throw ProblemError(403, .stepUpRequired, "Removing a passkey needs a recent step-up.")
+            }
+            guard try await environment.store.deletePasskey(credentialId: credentialId, userId: identity.userId) else {
+                throw ProblemError(404, .notFound, "No such passkey.")
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    static let ceremonyInvalid = ProblemError(401, .ceremonyInvalid, "The ceremony is unknown, used or expired.")
+    static let credentialExists = ProblemError(409, .credentialExists, "This passkey is registered already.")
+    static let insufficientAuthentication = ProblemError(
+        403, .insufficientAuthentication,
+        "A password session may register only the first credential; sign in with a device or passkey.")
+
+    /// The protocol error for a failed verification; the detail goes to the log only.
+    private func refusal(_ error: WebAuthnError, during ceremony: String) -> ProblemError {
+        environment.logger.notice(
+            "passkey \(ceremony) refused", metadata: ["code": .string(error.code.rawValue), "detail": .string(error.detail)])
+        switch error.code {
+        case .ceremonyExpired, .ceremonyMismatch: return Self.ceremonyInvalid
+        case .credentialPossiblyCloned:
+            return ProblemError(
+                401, .credentialPossiblyCloned, "The passkey's signature counter went back: it may have been cloned.")
+        case .credentialExcluded: return Self.credentialExists
+        default: return ProblemError(401, .webauthnVerificationFailed, "The passkey could not be verified.")
+        }
+    }
+
+    /// The user handle of an account: its id (a random UUID, no personal data), as UTF-8.
+    static func userHandle(_ userId: String) -> [UInt8] {
+        Array(userId.utf8)
+    }
+
+    static func randomBytes() -> [UInt8] {
+        SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+    }
+
+    /// A stand-in credential for a username without passkeys: derived from a server secret with HMAC, so the same
+    /// username always gets the same one, shaped like a platform authenticator's.
+    private func decoy(for username: String) async throws
+        -> (userHandle: [UInt8], credential: PublicKeyCredentialDescriptorJSON)
+    {
+        let secret = try await environment.store.serverSecret(
+            name: "passkey-decoys", creating: SecretDigest.randomToken())
+        let key = SymmetricKey(data: Data(secret.utf8))
+        func derive(_ label: String) -> [UInt8] {
+            Array(HMAC<SHA256>.authenticationCode(for: Data((label + "\u{0}" + username).utf8), using: key))
+        }
+        let id = derive("credential")
+        let length = id[0] & 1 == 0 ? 16 : 32
+        let handle = derive("user")
+        let uuid = UUID(uuid: (
+            handle[0], handle[1], handle[2], handle[3], handle[4], handle[5], handle[6], handle[7], handle[8],
+            handle[9], handle[10], handle[11], handle[12], handle[13], handle[14], handle[15]))
+        return (
+            Self.userHandle(uuid.uuidString.lowercased()),
+            PublicKeyCredentialDescriptorJSON(id: Base64URLBytes(Array(id.prefix(length))), transports: ["hybrid", "internal"])
+        )
+    }
+
+    /// A passkey name: 1–64 characters without control characters; `nil` gets the default.
+    private static func validName(_ name: String?) throws -> String {
+        guard let name else { return defaultName }
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard (1...64).contains(trimmed.count),
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format })
+        else { throw ProblemError.invalidRequest("name must be 1 to 64 characters without control characters") }
+        return trimmed
+    }
+}
+
+/// `{ceremonyId, publicKey}`: the options of a started ceremony.
+struct CeremonyOptions<Options: Encodable & Sendable>: Encodable, Sendable {
+    var ceremonyId: String
+    var publicKey: Options
+}
+
+/// `POST /v1/webauthn/registration/verify`.
+struct PasskeyRegistrationFinish: Decodable, Sendable {
+    var ceremonyId: String
+    var credential: RegistrationResponseJSON
+    var name: String?
+}
+
+/// `POST /v1/webauthn/authentication/verify`.
+struct PasskeyAuthenticationFinish: Decodable, Sendable {
+    var ceremonyId: String
+    var credential: AuthenticationResponseJSON
+    var clientId: String?
+}
