@@ -252,6 +252,9 @@ const TITLES = {
 
 function show(viewId) {
   for (const view of document.querySelectorAll("[data-view]")) view.hidden = view.id !== viewId;
+  // A view shown anew starts without the messages of its last visit.
+  for (const error of $(viewId).querySelectorAll(".field-error")) showError(error, "");
+  for (const input of $(viewId).querySelectorAll("input[aria-invalid]")) markInvalid(input, false);
   document.title = `Touchstone — ${TITLES[viewId]}`;
   document.body.dataset.screen = viewId;
   const heading = $(viewId).querySelector("h1");
@@ -359,6 +362,7 @@ function startSession(session, how, username) {
   state.privileged = null;
   scheduleRefresh();
   hideBanner();
+  $("toast").hidden = true;
   $("topbar-session").hidden = false;
   $("topbar-user").textContent = state.username ? `Signed in as ${state.username}` : "Signed in";
   renderAccount();
@@ -1065,7 +1069,6 @@ function wire() {
   });
   $("form-sign-up").addEventListener("submit", signUp);
   $("sign-out").addEventListener("click", signOut);
-  $("sign-out-top").addEventListener("click", signOut);
   $("add-passkey").addEventListener("click", openAddPasskey);
   $("add-passkey-cancel").addEventListener("click", closeAddPasskey);
   $("form-add-passkey").addEventListener("submit", addPasskey);
@@ -1085,8 +1088,8 @@ function boot() {
   $("boot-note").hidden = true;
   if (!webAuthnAvailable()) {
     for (const id of ["passkey-any", "passkey-named", "add-passkey"]) $(id).disabled = true;
-    showError($("passkey-username-error"), "This browser does not support passkeys. Use your password or your phone.");
     showSignIn("password");
+    showError($("passkey-username-error"), "This browser does not support passkeys. Use your password or your phone.");
   } else {
     showSignIn("passkey");
   }
