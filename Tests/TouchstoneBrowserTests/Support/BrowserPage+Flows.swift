@@ -4,8 +4,10 @@ import Foundation
 extension BrowserPage {
     /// Creates an account on the sign-up view; the page then signs in with the password.
     func signUp(_ username: String, password: String) async throws {
-        try await click("#go-sign-up")
-        try await waitUntilVisible("#view-sign-up")
+        if try await !isVisible("#view-sign-up") {
+            try await click("#go-sign-up")
+            try await waitUntilVisible("#view-sign-up")
+        }
         try await type("#sign-up-username", username)
         try await type("#sign-up-password", password)
         try await click("#sign-up-submit")
@@ -46,10 +48,12 @@ extension BrowserPage {
             "the passkey \(name) in the list")
     }
 
-    /// Signs out from the account page.
+    /// Signs out from the account page and waits until the server has ended the session (the page says so).
     func signOut() async throws {
         try await click("#sign-out")
         try await waitUntilVisible("#view-sign-in")
+        try await waitUntil(
+            "document.querySelector('#toast').textContent === 'You are signed out.'", "the signed-out message")
     }
 
     /// The names the list with id `list` shows (`passkey-list`, `device-list`).
