@@ -1,3 +1,5 @@
+import Foundation
+
 /// `POST /v1/accounts` body.
 public struct CreateAccountRequest: Codable, Sendable {
     public var username: String
@@ -15,6 +17,19 @@ public struct CreateAccountResponse: Codable, Sendable {
 
     public init(userId: String) {
         self.userId = userId
+    }
+}
+
+/// `GET /v1/account`: whom an access token signs in (a passkey session started without a username says so here).
+public struct AccountProfile: Codable, Sendable, Equatable {
+    public var userId: String
+    public var username: String
+    public var createdAt: Date
+
+    public init(userId: String, username: String, createdAt: Date) {
+        self.userId = userId
+        self.username = username
+        self.createdAt = createdAt
     }
 }
 

@@ -67,7 +67,10 @@ extension WebPageTests {
             // Usernameless: the options name no user and the browser offers the discoverable credential.
             try await page.signOut()
             try await page.signInWithPasskey(nil)
-            #expect(try await page.text("#account-who").hasPrefix("Signed in with a passkey"))
+            // The page learns the username from GET /v1/account.
+            try await page.waitUntil(
+                "document.querySelector('#account-who').textContent === 'Signed in as ana'", "the page names the user")
+            #expect(try await page.text("#topbar-user") == "Signed in as ana")
             #expect(try await page.text("#session-method") == "Passkey")
             let options = try await page.postedBodies(to: "/v1/webauthn/authentication/options")
             #expect(options.last == "{}", "usernameless options: \(options)")

@@ -338,6 +338,14 @@ import TouchstoneWebAuthnTestSupport
                 try await h.send(.post, "/v1/sessions/refresh", json: RefreshRequest(refreshToken: session.refreshToken))
                     .status == .ok)
             #expect(try await credentials(h, session).first?.lastUsedAt == h.now.roundedDownToSeconds)
+
+            // GET /v1/account names the user a usernameless sign-in did not.
+            let profile = try await h.send(.get, "/v1/account", headers: h.bearer(session))
+            #expect(profile.status == .ok)
+            #expect(profile.headers[.cacheControl] == "no-store")
+            #expect(Set(try h.jsonObject(profile).keys) == ["userId", "username", "createdAt"])
+            #expect(try h.decode(AccountProfile.self, profile) == AccountProfile(userId: userId, username: "ana", createdAt: h.now.roundedDownToSeconds))
+            try h.expectProblem(try await h.send(.get, "/v1/account"), 401, .unauthorized)
         }
     }
 

@@ -49,6 +49,12 @@ struct AccountService: Sendable {
         return user
     }
 
+    /// `GET /v1/account`.
+    func profile(_ identity: AccessIdentity) async throws -> AccountProfile {
+        guard let user = try await environment.store.user(id: identity.userId) else { throw ProblemError.unauthorized }
+        return AccountProfile(userId: user.id, username: user.username, createdAt: user.createdAt)
+    }
+
     /// `POST /v1/sessions/password`: an `aal1` session without a device.
     func passwordSession(_ request: PasswordLoginRequest, ip: String) async throws -> Session {
         let app = try await environment.app(request.clientId)

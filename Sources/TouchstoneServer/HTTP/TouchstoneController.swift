@@ -90,6 +90,10 @@ struct TouchstoneController: Sendable {
             try await sessions.end(try await identity(of: request))
             return Response(status: .noContent)
         }
+        v1.get("account") { request, _ in
+            try Response.json(
+                try await AccountService(environment: environment).profile(try await identity(of: request)), noStore: true)
+        }
         v1.get("devices") { request, _ in
             let list = try await DeviceService(environment: environment).list(try await identity(of: request))
             return try Response.json(list, noStore: true)

@@ -810,7 +810,20 @@ function itemElement(kind, id, name, meta, badges) {
 }
 
 async function loadLists() {
-  await Promise.all([loadPasskeys(), loadDevices()]);
+  await Promise.all([loadProfile(), loadPasskeys(), loadDevices()]);
+}
+
+/** Who is signed in: a usernameless passkey sign-in learns the username here. */
+async function loadProfile() {
+  try {
+    const profile = await authed("GET", "/v1/account");
+    if (!state.session || state.session.userId !== profile.userId) return;
+    state.username = profile.username;
+    $("topbar-user").textContent = `Signed in as ${state.username}`;
+    renderAccount();
+  } catch {
+    // The account page still works without the name; renderAccount shows the account id instead.
+  }
 }
 
 async function loadPasskeys() {
