@@ -115,19 +115,20 @@ public struct AuthenticationVerifier: Sendable {
             throw WebAuthnError(.backupEligibilityChanged, "BE was \(credential.backupEligible), is \(currentBE)")
         }
 
-        // §7.2 step 20: client and authenticator extension outputs. No extensions are requested; unsolicited
-        // outputs are ignored (authenticator outputs are reported for information).
+        // §7.2 step 23 (after step 22 in Level 3; nothing is done, so its place here does not matter): client and
+        // authenticator extension outputs. No extensions are requested; unsolicited outputs are ignored
+        // (authenticator outputs are reported for information).
 
-        // §7.2 step 21: let hash be SHA-256 over cData.
+        // §7.2 step 20: let hash be SHA-256 over cData.
         let clientDataHash = Array(SHA256.hash(data: clientDataJSON))
 
-        // §7.2 step 22: using credentialRecord.publicKey, verify that sig is a valid signature over authData ‖ hash.
+        // §7.2 step 21: using credentialRecord.publicKey, verify that sig is a valid signature over authData ‖ hash.
         let publicKey = try COSEKey(bytes: credential.publicKey)
         guard publicKey.isValidSignature(signature, for: authenticatorData + clientDataHash) else {
             throw WebAuthnError(.signatureInvalid, "assertion signature does not verify")
         }
 
-        // §7.2 step 23: if authData.signCount or the stored signCount is nonzero, the new count must be greater than
+        // §7.2 step 22: if authData.signCount or the stored signCount is nonzero, the new count must be greater than
         // the stored one; otherwise the authenticator may have been cloned, and the ceremony fails.
         if authData.signCount != 0 || credential.signCount != 0 {
             guard authData.signCount > credential.signCount else {
@@ -136,9 +137,10 @@ public struct AuthenticationVerifier: Sendable {
             }
         }
 
-        // §7.2 step 24: an attestationObject in the assertion is not requested and not verified.
+        // An attestationObject in the assertion is not requested and not verified (Level 3 §7.2 has no step for it).
 
-        // §7.2 step 25: the new state (signCount, BS, uvInitialized) is returned for the caller to store.
+        // §7.2 step 24: the new state (signCount, BS, uvInitialized) is returned for the caller to store; step 25
+        // (continue the ceremony, or fail it) is the caller's.
         return AuthenticationResult(
             credentialID: credentialID, userHandle: credential.userHandle, signCount: authData.signCount,
             backupEligible: currentBE, backupState: currentBS, userVerified: userVerified,

@@ -1,4 +1,4 @@
-/// A credential record (WebAuthn §7.1 step 28): what a relying party stores for a registered credential and hands
+/// A credential record (WebAuthn §7.1 step 27): what a relying party stores for a registered credential and hands
 /// back for each authentication.
 ///
 /// Made by registration, updated only from an ``AuthenticationResult`` (``update(from:)``), and `Codable` for
@@ -46,7 +46,7 @@ public struct Credential: Sendable, Hashable, Codable {
             attestationType: attestationType, transports: transports, userHandle: userHandle)
     }
 
-    /// A record from a registration that has just been verified (§7.1 step 28); nothing is re-checked here.
+    /// A record from a registration that has just been verified (§7.1 step 27); nothing is re-checked here.
     init(
         verifiedID id: [UInt8], publicKey: [UInt8], signCount: UInt32, backupEligible: Bool, backupState: Bool,
         uvInitialized: Bool, aaguid: [UInt8], attestationFormat: String, attestationType: AttestationType,
@@ -65,7 +65,7 @@ public struct Credential: Sendable, Hashable, Codable {
         self.userHandle = userHandle
     }
 
-    /// Stores a verified authentication's new state (§7.2 step 25): the signature counter, the backup state, and
+    /// Stores a verified authentication's new state (§7.2 step 24): the signature counter, the backup state, and
     /// `uvInitialized` once the user has been verified.
     /// - Throws: ``WebAuthnError`` with code `credential_not_allowed` when the result is for another credential.
     public mutating func update(from result: AuthenticationResult) throws(WebAuthnError) {

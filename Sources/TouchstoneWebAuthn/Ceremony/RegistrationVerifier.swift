@@ -8,7 +8,7 @@ import Foundation
 public struct RegistrationVerifier: Sendable {
     /// The relying party.
     public let relyingParty: RelyingPartyConfiguration
-    /// The attestation policy (§7.1 steps 22–25, 29).
+    /// The attestation policy (§7.1 steps 21–24).
     public let attestationPolicy: AttestationPolicy
 
     /// - Parameters:
@@ -28,7 +28,7 @@ public struct RegistrationVerifier: Sendable {
     ///   - now: the time at which attestation certificates must be valid.
     /// - Returns: the credential record to store, and what the ceremony established.
     /// - Throws: ``WebAuthnError``.
-    /// - ⚠️ §7.1 step 27: refuse the credential if its ID is already registered to any user; only the IDs in
+    /// - ⚠️ §7.1 step 26: refuse the credential if its ID is already registered to any user; only the IDs in
     ///   ``RegistrationExpectations/excludedCredentialIDs`` are checked here.
     /// - ⚠️ The challenge must be single-use: discard the ceremony state before or as you call this.
     public func verify(
@@ -110,25 +110,26 @@ public struct RegistrationVerifier: Sendable {
             throw WebAuthnError(.algorithmNotAllowed, "credential algorithm \(credentialKey.algorithm) was not offered")
         }
 
-        // §7.1 step 21: client and authenticator extension outputs. No extensions are requested; unsolicited
-        // authenticator outputs (already checked to be a map keyed by identifiers) and client outputs are ignored.
+        // §7.1 step 28 (after step 27 in Level 3; nothing is done, so its place here does not matter): client and
+        // authenticator extension outputs. No extensions are requested; unsolicited authenticator outputs (already
+        // checked to be a map keyed by identifiers) and client outputs are ignored.
 
-        // §7.1 step 22: match fmt, case-sensitively, against the supported attestation statement formats.
+        // §7.1 step 21: match fmt, case-sensitively, against the supported attestation statement formats.
         guard let format = AttestationFormat(rawValue: attestation.format), attestationPolicy.formats.contains(format) else {
             throw WebAuthnError(.unsupportedAttestationFormat, "fmt \(attestation.format)")
         }
 
-        // §7.1 step 23: verify attStmt with the format's verification procedure given attStmt, authData and hash.
+        // §7.1 step 22: verify attStmt with the format's verification procedure given attStmt, authData and hash.
         let statement = try AttestationStatementVerifier.verify(
             format,
             AttestationInput(
                 statement: attestation.statement, authenticatorData: authData, credential: attested,
                 credentialKey: credentialKey, clientDataHash: clientDataHash, policy: attestationPolicy))
 
-        // §7.1 step 24: obtain the acceptable trust anchors for the format from policy.
+        // §7.1 step 23: obtain the acceptable trust anchors for the format from policy.
         let anchors = attestationPolicy.trustAnchors[format] ?? []
 
-        // §7.1 step 25: assess the attestation's trustworthiness.
+        // §7.1 step 24: assess the attestation's trustworthiness.
         var attestationType = statement.type
         var trustPath = statement.trustPath
         switch statement.type {
@@ -142,7 +143,7 @@ public struct RegistrationVerifier: Sendable {
             }
         default:
             if await !AttestationTrust.chains(trustPath, to: anchors, format: format, at: now) {
-                // §7.1 step 29: a verified attestation that is not trustworthy fails the ceremony, unless policy
+                // §7.1 step 24: a verified attestation that is not trustworthy fails the ceremony, unless policy
                 // registers the credential as if it were self attested.
                 guard attestationPolicy.acceptsUntrustedAttestation && attestationPolicy.acceptsSelfAttestation else {
                     throw WebAuthnError(.attestationNotTrusted, "\(format.rawValue) trust path reaches no trust anchor")
@@ -152,17 +153,17 @@ public struct RegistrationVerifier: Sendable {
             }
         }
 
-        // §7.1 step 26: verify that the credentialId is at most 1023 bytes.
+        // §7.1 step 25: verify that the credentialId is at most 1023 bytes.
         guard attested.credentialID.count <= 1023 else {
             throw WebAuthnError(.credentialIdTooLong, "credential ID of \(attested.credentialID.count) bytes")
         }
 
-        // §7.1 step 27: verify that the credentialId is not yet registered (here: not one the options excluded).
+        // §7.1 step 26: verify that the credentialId is not yet registered (here: not one the options excluded).
         guard !expectations.excludedCredentialIDs.contains(attested.credentialID) else {
             throw WebAuthnError(.credentialExcluded, "credential ID is already registered")
         }
 
-        // §7.1 step 28: create the credential record.
+        // §7.1 step 27: let credentialRecord be a new credential record (step 29, storing it, is the caller's).
         let known: Set<String> = ["usb", "nfc", "ble", "smart-card", "hybrid", "internal"]
         var recordedTransports: [String] = []
         for transport in transports where known.contains(transport) && !recordedTransports.contains(transport) {

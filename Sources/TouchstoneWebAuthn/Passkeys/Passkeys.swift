@@ -111,7 +111,7 @@ public struct Passkeys: Sendable {
     /// - Returns: the credential record to store.
     /// - Throws: ``WebAuthnError``.
     /// - ⚠️ Delete the state before calling (a state is good for one attempt), and refuse the credential if its ID is
-    ///   already registered to any user (§7.1 step 27).
+    ///   already registered to any user (§7.1 step 26).
     public func finishRegistration(
         response: RegistrationResponseJSON, state: RegistrationState, now: Date
     ) async throws(WebAuthnError) -> Credential {
