@@ -1,6 +1,6 @@
 import X509
 
-/// Which attestations a relying party accepts (WebAuthn §7.1 steps 22–25 and 29) and the roots it trusts.
+/// Which attestations a relying party accepts (WebAuthn §7.1 steps 21–24) and the roots it trusts.
 ///
 /// Two presets cover the usual cases: ``notRequired`` for passkeys, where provenance does not matter, and
 /// ``required(trustAnchors:formats:)`` when only authenticators chaining to known roots may register. Every
@@ -10,14 +10,14 @@ public struct AttestationPolicy: Sendable {
     public var conveyance: AttestationConveyancePreference
     /// The formats accepted; any other `fmt` fails with `unsupported_attestation_format`.
     public var formats: Set<AttestationFormat>
-    /// The trust anchors for each format (step 24). A trust path must chain to one of them at the ceremony's time.
+    /// The trust anchors for each format (step 23). A trust path must chain to one of them at the ceremony's time.
     public var trustAnchors: [AttestationFormat: [Certificate]]
-    /// Whether `none` attestation is acceptable (step 25).
+    /// Whether `none` attestation is acceptable (step 24).
     public var acceptsNoAttestation: Bool
-    /// Whether self attestation is acceptable (step 25).
+    /// Whether self attestation is acceptable (step 24).
     public var acceptsSelfAttestation: Bool
     /// Whether an attestation that verifies but does not chain to a trust anchor is accepted as if it were self
-    /// attestation (the note under step 29). The result then reports ``AttestationType/selfAttestation``.
+    /// attestation (under step 24). The result then reports ``AttestationType/selfAttestation``.
     public var acceptsUntrustedAttestation: Bool
     /// android-key: read `origin` and `purpose` from the union of `softwareEnforced` and `teeEnforced`, accepting
     /// keys that no trusted execution environment vouches for. Off by default: `teeEnforced` only.

@@ -2,7 +2,7 @@ import Foundation
 import SwiftASN1
 import X509
 
-/// Assesses an attestation trust path against the policy's trust anchors (WebAuthn §7.1 steps 24–25).
+/// Assesses an attestation trust path against the policy's trust anchors (WebAuthn §7.1 steps 23–24).
 enum AttestationTrust {
     /// Whether `trustPath` (leaf first) chains, at `time`, to one of `anchors`, or its leaf is itself an anchor.
     static func chains(

@@ -8,7 +8,7 @@ public struct RegistrationExpectations: Sendable, Hashable {
     public var requiresUserVerification: Bool
     /// The algorithms offered in `pubKeyCredParams` (§7.1 step 20).
     public var algorithms: [COSEAlgorithm]
-    /// Credential IDs the options excluded (already registered); registering one of them fails (§7.1 step 27).
+    /// Credential IDs the options excluded (already registered); registering one of them fails (§7.1 step 26).
     public var excludedCredentialIDs: [[UInt8]]
 
     /// - ⚠️ `challenge` is the one sent in this ceremony's options, used once; `algorithms` must be those offered.
