@@ -12,6 +12,8 @@ public struct UnverifiedDeviceToken: Sendable {
     /// `iss` from the payload: the device (or enrolment) that claims to have signed.
     public let issuer: String
     private let signingInputEnd: String.Index
+    /// The protected header as decoded here, so that verification does not decode it again.
+    let header: Header
 
     /// Splits a compact JWS and reads `kid` and `iss`; nothing here is trusted yet.
     /// - Throws: ``DeviceTokenError`` when the text is not a compact JWS with those members.
@@ -29,6 +31,7 @@ public struct UnverifiedDeviceToken: Sendable {
         self.signingInputEnd = compact.lastIndex(of: ".") ?? compact.endIndex
         self.kid = header.kid
         self.issuer = payload.iss
+        self.header = header
     }
 
     /// SHA-256 of what was signed (`header.payload`), base64url: what the server keeps to accept a token only once.
@@ -37,8 +40,12 @@ public struct UnverifiedDeviceToken: Sendable {
     /// s and n − s, base64url padding or spare bits), and each must count as the same, already used, token.
     public var digest: String { SecretDigest.sha256(String(compact[..<signingInputEnd])) }
 
-    private struct Header: Decodable {
+    /// The members of the protected header the server reads.
+    struct Header: Decodable, Sendable {
         let kid: String
+        let alg: String?
+        let typ: String?
+        let crit: [String]?
     }
 
     private struct Issuer: Decodable {
@@ -96,19 +103,10 @@ extension DevicePublicKey {
     }
 
     private func checkHeader(of token: UnverifiedDeviceToken, expecting type: DeviceTokenType) throws {
-        let encoded = token.compact.prefix(while: { $0 != "." })
-        guard let data = Base64URL.decode(String(encoded)),
-            let header = try? JSONDecoder().decode(ProtectedHeader.self, from: data)
-        else { throw DeviceTokenError("unreadable header") }
+        let header = token.header
         guard header.alg == algorithm.rawValue else { throw DeviceTokenError("alg differs from the key's") }
         guard header.typ == type.rawValue else { throw DeviceTokenError("typ is not \(type.rawValue)") }
         guard header.crit == nil else { throw DeviceTokenError("crit is not supported") }
-    }
-
-    private struct ProtectedHeader: Decodable {
-        let alg: String
-        let typ: String?
-        let crit: [String]?
     }
 }
 
