@@ -41,6 +41,9 @@ protocol TouchstoneStore: Sendable {
         async throws
 
     // MARK: Devices
+    /// ⚠️ In one transaction, inserts users and their devices as completed enrolments leave them, without any of the
+    /// checks of an enrolment. Only for ``TouchstoneRuntime/insecureEnrollForBenchmark(_:clientId:pin:)``.
+    func insertEnrolledDevices(users: [UserRecord], devices: [DeviceRecord]) async throws
     func device(id: String) async throws -> DeviceRecord?
     func devices(userId: String) async throws -> [DeviceRecord]
     func allDevices() async throws -> [DeviceRecord]
