@@ -40,12 +40,26 @@ public struct UnverifiedDeviceToken: Sendable {
     /// s and n − s, base64url padding or spare bits), and each must count as the same, already used, token.
     public var digest: String { SecretDigest.sha256(String(compact[..<signingInputEnd])) }
 
-    /// The members of the protected header the server reads.
+    /// The members of the protected header the server reads. Only `kid` must be readable to route the token;
+    /// the others are judged at verification (a mistyped `alg` or `typ` reads as absent, and fails there).
     struct Header: Decodable, Sendable {
         let kid: String
         let alg: String?
         let typ: String?
-        let crit: [String]?
+        /// Whether `crit` is present and not null (whatever its type): such a token is refused.
+        let hasCrit: Bool
+
+        private enum CodingKeys: String, CodingKey {
+            case kid, alg, typ, crit
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            kid = try container.decode(String.self, forKey: .kid)
+            alg = try? container.decodeIfPresent(String.self, forKey: .alg)
+            typ = try? container.decodeIfPresent(String.self, forKey: .typ)
+            hasCrit = try container.contains(.crit) && !container.decodeNil(forKey: .crit)
+        }
     }
 
     private struct Issuer: Decodable {
@@ -106,7 +120,7 @@ extension DevicePublicKey {
         let header = token.header
         guard header.alg == algorithm.rawValue else { throw DeviceTokenError("alg differs from the key's") }
         guard header.typ == type.rawValue else { throw DeviceTokenError("typ is not \(type.rawValue)") }
-        guard header.crit == nil else { throw DeviceTokenError("crit is not supported") }
+        guard !header.hasCrit else { throw DeviceTokenError("crit is not supported") }
     }
 }
 
