@@ -12,6 +12,8 @@ public struct UnverifiedDeviceToken: Sendable {
     /// `iss` from the payload: the device (or enrolment) that claims to have signed.
     public let issuer: String
     private let signingInputEnd: String.Index
+    /// The protected header as decoded here, so that verification does not decode it again.
+    let header: Header
 
     /// Splits a compact JWS and reads `kid` and `iss`; nothing here is trusted yet.
     /// - Throws: ``DeviceTokenError`` when the text is not a compact JWS with those members.
@@ -29,6 +31,7 @@ public struct UnverifiedDeviceToken: Sendable {
         self.signingInputEnd = compact.lastIndex(of: ".") ?? compact.endIndex
         self.kid = header.kid
         self.issuer = payload.iss
+        self.header = header
     }
 
     /// SHA-256 of what was signed (`header.payload`), base64url: what the server keeps to accept a token only once.
@@ -37,8 +40,26 @@ public struct UnverifiedDeviceToken: Sendable {
     /// s and n − s, base64url padding or spare bits), and each must count as the same, already used, token.
     public var digest: String { SecretDigest.sha256(String(compact[..<signingInputEnd])) }
 
-    private struct Header: Decodable {
+    /// The members of the protected header the server reads. Only `kid` must be readable to route the token;
+    /// the others are judged at verification (a mistyped `alg` or `typ` reads as absent, and fails there).
+    struct Header: Decodable, Sendable {
         let kid: String
+        let alg: String?
+        let typ: String?
+        /// Whether `crit` is present and not null (whatever its type): such a token is refused.
+        let hasCrit: Bool
+
+        private enum CodingKeys: String, CodingKey {
+            case kid, alg, typ, crit
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            kid = try container.decode(String.self, forKey: .kid)
+            alg = try? container.decodeIfPresent(String.self, forKey: .alg)
+            typ = try? container.decodeIfPresent(String.self, forKey: .typ)
+            hasCrit = try container.contains(.crit) && !container.decodeNil(forKey: .crit)
+        }
     }
 
     private struct Issuer: Decodable {
@@ -96,19 +117,10 @@ extension DevicePublicKey {
     }
 
     private func checkHeader(of token: UnverifiedDeviceToken, expecting type: DeviceTokenType) throws {
-        let encoded = token.compact.prefix(while: { $0 != "." })
-        guard let data = Base64URL.decode(String(encoded)),
-            let header = try? JSONDecoder().decode(ProtectedHeader.self, from: data)
-        else { throw DeviceTokenError("unreadable header") }
+        let header = token.header
         guard header.alg == algorithm.rawValue else { throw DeviceTokenError("alg differs from the key's") }
         guard header.typ == type.rawValue else { throw DeviceTokenError("typ is not \(type.rawValue)") }
-        guard header.crit == nil else { throw DeviceTokenError("crit is not supported") }
-    }
-
-    private struct ProtectedHeader: Decodable {
-        let alg: String
-        let typ: String?
-        let crit: [String]?
+        guard !header.hasCrit else { throw DeviceTokenError("crit is not supported") }
     }
 }
 

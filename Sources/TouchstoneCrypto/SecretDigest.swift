@@ -7,7 +7,13 @@ public enum SecretDigest {
     /// `count` random bytes from the system's secure generator, base64url.
     public static func randomToken(bytes count: Int = 32) -> String {
         var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        // Eight bytes per call to the system's generator, not one.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 7)
+        while bytes.count < count {
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        }
+        return Base64URL.encode(bytes.prefix(count))
     }
 
     /// base64url(SHA-256(UTF-8 of `secret`)): how refresh tokens, API keys and poll secrets are stored.

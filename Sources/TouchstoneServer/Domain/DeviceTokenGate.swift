@@ -17,6 +17,20 @@ struct DeviceTokenGate: Sendable {
         _ token: UnverifiedDeviceToken, key: DevicePublicKey, as type: Claims.Type, issuer: String,
         invalid: ProblemError, replayed: ProblemError, check: (Claims) -> Bool = { _ in true }
     ) async throws -> Claims {
+        let claims = try await verify(token, key: key, as: type, issuer: issuer, invalid: invalid, check: check)
+        let first = try await environment.store.recordUsedToken(
+            digest: token.digest, expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.exp)))
+        guard first else { throw replayed }
+        return claims
+    }
+
+    /// Verifies `token` with `key` and applies `check`, without recording it.
+    /// - ⚠️ The caller must record the token as used (``TouchstoneStore/recordUsedToken(digest:expiresAt:)`` or
+    ///   ``TouchstoneStore/commitLogin(_:)``) before it has any effect.
+    func verify<Claims: DeviceTokenClaims>(
+        _ token: UnverifiedDeviceToken, key: DevicePublicKey, as type: Claims.Type, issuer: String,
+        invalid: ProblemError, check: (Claims) -> Bool = { _ in true }
+    ) async throws -> Claims {
         let claims: Claims
         do {
             claims = try await key.verify(
@@ -27,9 +41,6 @@ struct DeviceTokenGate: Sendable {
             throw invalid
         }
         guard check(claims) else { throw invalid }
-        let first = try await environment.store.recordUsedToken(
-            digest: token.digest, expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.exp)))
-        guard first else { throw replayed }
         return claims
     }
 

@@ -33,46 +33,83 @@ struct LoginService: Sendable {
         if let token {
             device = try await environment.store.device(id: token.issuer)
         }
+        // Refusals are audited here; an accepted login is audited in the transaction that stores its session.
         return try await environment.auditor.recording(
-            "login", userId: device?.userId, deviceId: device?.id ?? token?.issuer, clientId: app.clientId, ip: ip
+            "login", userId: device?.userId, deviceId: device?.id ?? token?.issuer, clientId: app.clientId, ip: ip,
+            success: false
         ) {
             guard let token, let device else { throw ProblemError.invalidAssertion }
-            return try await login(token, device: device, app: app)
+            return try await login(token, device: device, app: app, ip: ip)
         }
     }
 
-    private func login(_ token: UnverifiedDeviceToken, device: DeviceRecord, app: AppRecord) async throws -> Session {
+    private func login(_ token: UnverifiedDeviceToken, device: DeviceRecord, app: AppRecord, ip: String) async throws
+        -> Session
+    {
         guard let (jwk, usesBiometricKey) = device.registeredKey(kid: token.kid) else {
             throw ProblemError.invalidAssertion
         }
-        let claims = try await DeviceTokenGate(environment: environment).accept(
-            token, key: try await DevicePublicKey(jwk: jwk), as: AssertionClaims.self, issuer: device.id,
-            invalid: .invalidAssertion, replayed: .challengeInvalid,
+        let claims = try await DeviceTokenGate(environment: environment).verify(
+            token, key: try await environment.deviceKeys.key(for: jwk), as: AssertionClaims.self, issuer: device.id,
+            invalid: .invalidAssertion,
             // A PIN goes with the device key and only with it.
             check: { ($0.pin != nil) != usesBiometricKey })
         let now = environment.clock.now()
-        guard
-            try await environment.store.consumeChallenge(
-                claims.nonce, subject: device.id, purpose: Self.purpose, now: now)
-        else { throw ProblemError.challengeInvalid }
-        guard device.isActive else { throw ProblemError.deviceRevoked }
-        guard claims.dfp == device.fingerprint else {
-            _ = try await environment.store.revokeDevice(id: device.id, reason: "binding mismatch", at: now)
-            throw ProblemError(409, .bindingMismatch, "This device no longer matches its enrolment; register it again.")
+        // Every rule after the challenge is decided from the verified claims and the device read above, so that the
+        // writes of the login (used token, challenge, and revocation or session) go to the store in one transaction.
+        let refusal = refusal(claims, device: device, app: app)
+        var effect = LoginCommit.Effect.none
+        var session: PreparedSession?
+        if refusal?.code == .bindingMismatch {
+            effect = .revokeDevice(reason: "binding mismatch")
+        } else if refusal == nil, claims.pin == nil {
+            let prepared = try await SessionService(environment: environment).prepare(
+                userId: device.userId, device: device, clientId: app.clientId, amr: ["bio"], acr: "aal2")
+            session = prepared
+            effect = .issue(
+                session: prepared.record, refreshTokenHash: prepared.refreshTokenHash, signedWithBiometricKey: true,
+                keyThumbprint: token.kid,
+                audit: AuditEvent(
+                    at: now, event: "login", outcome: "ok", userId: device.userId, deviceId: device.id,
+                    clientId: app.clientId, ip: ip, detail: nil))
         }
-        if claims.compromised == true, app.policy.refuseCompromisedDevices { throw ProblemError.deviceCompromised }
-        guard app.publisher == device.publisher else {
-            throw ProblemError(403, .appNotInPublisher, "This device is enrolled with another publisher's app.")
+        let outcome = try await environment.store.commitLogin(
+            LoginCommit(
+                tokenDigest: token.digest, tokenExpiresAt: Date(timeIntervalSince1970: TimeInterval(claims.exp)),
+                challenge: claims.nonce, deviceId: device.id, purpose: Self.purpose, now: now, effect: effect))
+        switch outcome {
+        case .replayed, .challengeInvalid: throw ProblemError.challengeInvalid
+        case .deviceRevoked: throw ProblemError.deviceRevoked
+        case .keyRemoved: throw ProblemError.invalidAssertion
+        case .committed: break
         }
-        if let pin = claims.pin {
-            try await checkPIN(pin, device: device)
-        } else if !app.policy.biometricAllowed {
-            throw ProblemError(403, .biometryNotAllowed, "This app's policy does not allow biometric login.")
-        }
+        if let refusal { throw refusal }
+        if let session { return session.wire }
+        guard let pin = claims.pin else { throw ProblemError.invalidAssertion }
+        try await checkPIN(pin, device: device)
         try await environment.store.touchDevice(id: device.id, at: now)
-        return try await SessionService(environment: environment).issue(
-            userId: device.userId, device: device, clientId: app.clientId, amr: [usesBiometricKey ? "bio" : "pin"],
-            acr: "aal2")
+        let issued = try await SessionService(environment: environment).issue(
+            userId: device.userId, device: device, clientId: app.clientId, amr: ["pin"], acr: "aal2")
+        await environment.auditor.record(
+            "login", outcome: "ok", userId: device.userId, deviceId: device.id, clientId: app.clientId, ip: ip)
+        return issued
+    }
+
+    /// The refusal a verified assertion meets once its challenge is consumed, in the protocol's order; `nil` when
+    /// the login may go on (for a PIN assertion: to the PIN check).
+    private func refusal(_ claims: AssertionClaims, device: DeviceRecord, app: AppRecord) -> ProblemError? {
+        guard device.isActive else { return .deviceRevoked }
+        guard claims.dfp == device.fingerprint else {
+            return ProblemError(409, .bindingMismatch, "This device no longer matches its enrolment; register it again.")
+        }
+        if claims.compromised == true, app.policy.refuseCompromisedDevices { return .deviceCompromised }
+        guard app.publisher == device.publisher else {
+            return ProblemError(403, .appNotInPublisher, "This device is enrolled with another publisher's app.")
+        }
+        if claims.pin == nil, !app.policy.biometricAllowed {
+            return ProblemError(403, .biometryNotAllowed, "This app's policy does not allow biometric login.")
+        }
+        return nil
     }
 
     /// Checks a PIN against the device's hash; a wrong one is counted atomically, a right one resets the count.

@@ -10,6 +10,8 @@ struct ServiceEnvironment: Sendable {
     let hasher: PasswordHasher
     let signer: TokenSigner
     let logger: Logger
+    /// Parsed device keys, shared by every copy of this environment.
+    let deviceKeys = DeviceKeyCache()
 
     var auditor: Auditor { Auditor(store: store, clock: clock, logger: logger) }
     var throttle: PasswordThrottle { PasswordThrottle(store: store, clock: clock) }

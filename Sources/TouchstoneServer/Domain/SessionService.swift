@@ -94,7 +94,7 @@ struct SessionService: Sendable {
         guard token.issuer == deviceId, let device = try await environment.store.device(id: deviceId),
             device.isActive, token.kid == device.deviceKeyThumbprint
         else { throw invalid }
-        let key = try await DevicePublicKey(jwk: device.deviceKey)
+        let key = try await environment.deviceKeys.key(for: device.deviceKey)
         let claims = try await DeviceTokenGate(environment: environment).accept(
             token, key: key, as: RequestClaims.self, issuer: deviceId, invalid: invalid, replayed: invalid)
         guard claims.htm == method, claims.htu == environment.settings.issuer + path, !claims.jti.isEmpty else {

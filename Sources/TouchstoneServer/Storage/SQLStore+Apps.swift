@@ -88,6 +88,6 @@ extension SQLStore {
     private static func appRecord(_ row: any SQLRow) throws -> AppRecord {
         AppRecord(
             clientId: try row.string("client_id"), publisher: try row.string("publisher"),
-            policy: try fromJSON(try row.string("policy"), as: AppPolicy.self))
+            policy: try storedPolicies.decode(try row.string("policy")))
     }
 }

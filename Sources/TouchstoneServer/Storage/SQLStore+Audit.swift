@@ -3,17 +3,21 @@ import SQLKit
 
 extension SQLStore {
     func audit(_ event: AuditEvent) async throws {
-        let milliseconds = Int64((event.at.timeIntervalSince1970 * 1000).rounded(.down))
         try await provider.write { database in
-            try await database.raw(
-                """
-                INSERT INTO audit_events (id, at_ms, event, outcome, user_id, device_id, client_id, ip, detail)
-                VALUES (\(bind: UUID().uuidString.lowercased()), \(bind: milliseconds), \(bind: event.event),
-                    \(bind: event.outcome), \(bind: event.userId), \(bind: event.deviceId), \(bind: event.clientId),
-                    \(bind: event.ip), \(bind: event.detail))
-                """
-            ).run()
+            try await Self.insertAudit(event, in: database)
         }
+    }
+
+    static func insertAudit(_ event: AuditEvent, in database: any SQLDatabase) async throws {
+        let milliseconds = Int64((event.at.timeIntervalSince1970 * 1000).rounded(.down))
+        try await database.raw(
+            """
+            INSERT INTO audit_events (id, at_ms, event, outcome, user_id, device_id, client_id, ip, detail)
+            VALUES (\(bind: UUID().uuidString.lowercased()), \(bind: milliseconds), \(bind: event.event),
+                \(bind: event.outcome), \(bind: event.userId), \(bind: event.deviceId), \(bind: event.clientId),
+                \(bind: event.ip), \(bind: event.detail))
+            """
+        ).run()
     }
 
     func auditEvents(since: Date?, userId: String?) async throws -> [AuditEvent] {

@@ -102,20 +102,20 @@ extension SQLStore {
     }
 
     static func insertDevice(_ device: DeviceRecord, in database: any SQLDatabase) async throws {
-        let deviceKey = try json(device.deviceKey)
-        let biometricKey = try device.biometricKey.map(json)
         try await database.raw(
-            """
-            INSERT INTO devices (\(unsafeRaw: deviceColumns))
-            VALUES (\(bind: device.id), \(bind: device.userId), \(bind: device.clientId), \(bind: device.publisher),
-                \(bind: device.name), \(bind: device.model), \(bind: device.vendorId), \(bind: device.os),
-                \(bind: device.fingerprint), \(bind: deviceKey), \(bind: device.deviceKeyThumbprint),
-                \(bind: biometricKey), \(bind: device.biometricKeyThumbprint), \(bind: device.pinHash),
-                \(bind: device.pinFailures), \(bind: device.pinLockedAt?.storedSeconds),
-                \(bind: device.createdAt.storedSeconds), \(bind: device.lastUsedAt?.storedSeconds),
-                \(bind: device.revokedAt?.storedSeconds))
-            """
+            "INSERT INTO devices (\(unsafeRaw: deviceColumns)) VALUES (\(binds: try deviceValues(device)))"
         ).run()
+    }
+
+    /// The values of ``deviceColumns`` for `device`, in that order.
+    static func deviceValues(_ device: DeviceRecord) throws -> [any Encodable & Sendable] {
+        [
+            device.id, device.userId, device.clientId, device.publisher, device.name, device.model, device.vendorId,
+            device.os, device.fingerprint, try json(device.deviceKey), device.deviceKeyThumbprint,
+            try device.biometricKey.map(json), device.biometricKeyThumbprint, device.pinHash, device.pinFailures,
+            device.pinLockedAt?.storedSeconds, device.createdAt.storedSeconds, device.lastUsedAt?.storedSeconds,
+            device.revokedAt?.storedSeconds,
+        ]
     }
 
     static func deviceRecord(_ row: any SQLRow) throws -> DeviceRecord {
@@ -123,9 +123,9 @@ extension SQLStore {
             id: try row.string("id"), userId: try row.string("user_id"), clientId: try row.string("client_id"),
             publisher: try row.string("publisher"), name: try row.string("name"), model: try row.string("model"),
             vendorId: try row.string("vendor_id"), os: try row.string("os"), fingerprint: try row.string("fingerprint"),
-            deviceKey: try fromJSON(try row.string("device_key"), as: PublicJWK.self),
+            deviceKey: try storedKeys.decode(try row.string("device_key")),
             deviceKeyThumbprint: try row.string("device_key_thumbprint"),
-            biometricKey: try row.optionalString("biometric_key").map { try fromJSON($0, as: PublicJWK.self) },
+            biometricKey: try row.optionalString("biometric_key").map(storedKeys.decode),
             biometricKeyThumbprint: try row.optionalString("biometric_key_thumbprint"),
             pinHash: try row.optionalString("pin_hash"), pinFailures: try row.int("pin_failures"),
             pinLockedAt: try row.optionalDate("pin_locked_at"), createdAt: try row.date("created_at"),

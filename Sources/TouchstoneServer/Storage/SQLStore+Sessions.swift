@@ -15,26 +15,36 @@ extension SQLStore {
 
     func consumeChallenge(_ challenge: String, subject: String, purpose: String, now: Date) async throws -> Bool {
         try await provider.write { database in
-            try await database.raw(
-                """
-                DELETE FROM challenges
-                WHERE challenge = \(bind: challenge) AND subject = \(bind: subject) AND purpose = \(bind: purpose)
-                    AND expires_at > \(bind: now.storedSeconds)
-                RETURNING challenge
-                """
-            ).first() != nil
+            try await Self.consumeChallenge(challenge, subject: subject, purpose: purpose, now: now, in: database)
         }
+    }
+
+    static func consumeChallenge(
+        _ challenge: String, subject: String, purpose: String, now: Date, in database: any SQLDatabase
+    ) async throws -> Bool {
+        try await database.raw(
+            """
+            DELETE FROM challenges
+            WHERE challenge = \(bind: challenge) AND subject = \(bind: subject) AND purpose = \(bind: purpose)
+                AND expires_at > \(bind: now.storedSeconds)
+            RETURNING challenge
+            """
+        ).first() != nil
     }
 
     func recordUsedToken(digest: String, expiresAt: Date) async throws -> Bool {
         try await provider.write { database in
-            try await database.raw(
-                """
-                INSERT INTO used_tokens (digest, expires_at) VALUES (\(bind: digest), \(bind: expiresAt.storedSeconds))
-                ON CONFLICT (digest) DO NOTHING RETURNING digest
-                """
-            ).first() != nil
+            try await Self.recordUsedToken(digest: digest, expiresAt: expiresAt, in: database)
         }
+    }
+
+    static func recordUsedToken(digest: String, expiresAt: Date, in database: any SQLDatabase) async throws -> Bool {
+        try await database.raw(
+            """
+            INSERT INTO used_tokens (digest, expires_at) VALUES (\(bind: digest), \(bind: expiresAt.storedSeconds))
+            ON CONFLICT (digest) DO NOTHING RETURNING digest
+            """
+        ).first() != nil
     }
 
     func createSession(_ session: SessionRecord, refreshTokenHash: String) async throws {

@@ -5,6 +5,9 @@ import TouchstoneProtocol
 /// The store on any SQL database SQLKit speaks: the same statements serve SQLite and PostgreSQL.
 final class SQLStore: TouchstoneStore {
     let provider: any SQLDatabaseProvider
+    /// Device public keys (JWK text) and app policies, decoded once per distinct text.
+    static let storedKeys = DecodedJSONCache<PublicJWK>(capacity: 32_768)
+    static let storedPolicies = DecodedJSONCache<AppPolicy>(capacity: 1_024)
 
     init(provider: any SQLDatabaseProvider) {
         self.provider = provider

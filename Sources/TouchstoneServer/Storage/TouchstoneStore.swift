@@ -41,6 +41,9 @@ protocol TouchstoneStore: Sendable {
         async throws
 
     // MARK: Devices
+    /// ⚠️ In one transaction, inserts users and their devices as completed enrolments leave them, without any of the
+    /// checks of an enrolment. Only for ``TouchstoneRuntime/insecureEnrollForBenchmark(_:clientId:pin:)``.
+    func insertEnrolledDevices(users: [UserRecord], devices: [DeviceRecord]) async throws
     func device(id: String) async throws -> DeviceRecord?
     func devices(userId: String) async throws -> [DeviceRecord]
     func allDevices() async throws -> [DeviceRecord]
@@ -61,6 +64,9 @@ protocol TouchstoneStore: Sendable {
     func consumeChallenge(_ challenge: String, subject: String, purpose: String, now: Date) async throws -> Bool
     /// Records a verified token's digest; `false` when it was recorded before (a replay).
     func recordUsedToken(digest: String, expiresAt: Date) async throws -> Bool
+    /// In one transaction: records a verified login assertion, consumes its challenge and applies the login's
+    /// effect (see ``LoginCommit``), stopping at the first step that refuses; the steps before it stay written.
+    func commitLogin(_ login: LoginCommit) async throws -> LoginCommit.Outcome
 
     // MARK: Sessions
     func createSession(_ session: SessionRecord, refreshTokenHash: String) async throws

@@ -1,0 +1,40 @@
+import Crypto
+import Foundation
+import TouchstoneCrypto
+import TouchstoneProtocol
+
+/// A benchmark user and its device before enrolment: username, device description and two fresh P-256 keys.
+public struct BenchCredentials: Sendable {
+    public let username: String
+    public let device: DeviceDescription
+    /// The device key (possession, with the PIN); the bench never logs in with it.
+    public let deviceKey: P256.Signing.PrivateKey
+    /// The biometric key every benchmark login signs with.
+    public let biometricKey: P256.Signing.PrivateKey
+
+    /// The PIN every benchmark device enrols with (never used by a biometric login).
+    public static let pin = "482915"
+
+    /// Creates user `index` of the run `runId`, with new keys.
+    public init(runId: String, index: Int) {
+        username = "bench-\(runId)-\(index)"
+        device = DeviceDescription(
+            name: "bench device \(index)", model: "touchstone-bench", vendorId: "bench-\(runId)-\(index)",
+            os: "Linux", compromised: false)
+        deviceKey = P256.Signing.PrivateKey()
+        biometricKey = P256.Signing.PrivateKey()
+    }
+
+    public var deviceJWK: PublicJWK { Self.jwk(deviceKey.publicKey) }
+    public var biometricJWK: PublicJWK { Self.jwk(biometricKey.publicKey) }
+
+    /// The device once the server knows it as `deviceId`.
+    public func enrolled(as deviceId: String) -> BenchDevice {
+        BenchDevice(deviceId: deviceId, key: biometricKey, fingerprint: DeviceFingerprint.of(device))
+    }
+
+    static func jwk(_ key: P256.Signing.PublicKey) -> PublicJWK {
+        let point = key.rawRepresentation
+        return PublicJWK(kty: "EC", crv: "P-256", x: Base64URL.encode(point.prefix(32)), y: Base64URL.encode(point.suffix(32)))
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Everything a verified login assertion writes, so that the store can write it in one transaction.
+struct LoginCommit: Sendable {
+    /// What follows once the challenge is consumed.
+    enum Effect: Sendable {
+        /// Nothing more (a refusal decided from the assertion and the device, or a PIN still to check).
+        case none
+        /// A binding mismatch: the device is revoked with its sessions.
+        case revokeDevice(reason: String)
+        /// An accepted login: the device is marked used, the session stored and the login audited — provided the
+        /// device is still active and still holds the key that signed (`signedWithBiometricKey`, `keyThumbprint`).
+        case issue(
+            session: SessionRecord, refreshTokenHash: String, signedWithBiometricKey: Bool, keyThumbprint: String,
+            audit: AuditEvent)
+    }
+
+    /// How far the commit got; every step before the one named is committed.
+    enum Outcome: Sendable, Equatable {
+        /// The assertion's digest was recorded before: a replay; nothing else was written.
+        case replayed
+        /// The challenge was unknown, spent, expired, or bound to another device or purpose.
+        case challengeInvalid
+        /// `issue` only: the device was revoked since it was read; no session.
+        case deviceRevoked
+        /// `issue` only: the signing key is no longer registered (biometric opt-out) since the device was read.
+        case keyRemoved
+        /// Every step was written.
+        case committed
+    }
+
+    /// The assertion's ``UnverifiedDeviceToken/digest``, kept until `tokenExpiresAt`.
+    var tokenDigest: String
+    var tokenExpiresAt: Date
+    var challenge: String
+    var deviceId: String
+    var purpose: String
+    var now: Date
+    var effect: Effect
+}

@@ -1,0 +1,44 @@
+import Foundation
+import SQLKit
+
+extension SQLStore {
+    func commitLogin(_ login: LoginCommit) async throws -> LoginCommit.Outcome {
+        try await provider.transaction { database in
+            // Each refusal below returns instead of throwing, so that what was written before it commits: a verified
+            // token is used once whatever the outcome, and a challenge is consumed by the first verified assertion.
+            guard
+                try await Self.recordUsedToken(digest: login.tokenDigest, expiresAt: login.tokenExpiresAt, in: database)
+            else { return .replayed }
+            guard
+                try await Self.consumeChallenge(
+                    login.challenge, subject: login.deviceId, purpose: login.purpose, now: login.now, in: database)
+            else { return .challengeInvalid }
+            switch login.effect {
+            case .none:
+                return .committed
+            case .revokeDevice(let reason):
+                _ = try await Self.revokeDevice(id: login.deviceId, reason: reason, at: login.now, in: database)
+                return .committed
+            case .issue(let session, let refreshTokenHash, let biometric, let thumbprint, let audit):
+                // The device was read before the signature was checked: it must still be active and still hold the key.
+                let keyColumn: SQLQueryString = biometric ? "biometric_key_thumbprint" : "device_key_thumbprint"
+                let touched = try await database.raw(
+                    """
+                    UPDATE devices SET last_used_at = \(bind: login.now.storedSeconds)
+                    WHERE id = \(bind: login.deviceId) AND revoked_at IS NULL AND \(keyColumn) = \(bind: thumbprint)
+                    RETURNING id
+                    """
+                ).first() != nil
+                guard touched else {
+                    let revoked = try await database.raw(
+                        "SELECT revoked_at FROM devices WHERE id = \(bind: login.deviceId)"
+                    ).first()?.optionalDate("revoked_at")
+                    return revoked == nil ? .keyRemoved : .deviceRevoked
+                }
+                try await Self.insertSession(session, refreshTokenHash: refreshTokenHash, in: database)
+                try await Self.insertAudit(audit, in: database)
+                return .committed
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Logging
+import SQLKit
+import Testing
+import TouchstoneCrypto
+import TouchstoneProtocol
+import TouchstoneTestSupport
+
+@testable import TouchstoneServer
+
+/// The one transaction a verified login writes (`commitLogin`), and the SQLite group commit it goes through.
+@Suite struct LoginCommitTests {
+    /// A session ready to be committed for `deviceId`, as `LoginService` prepares it.
+    private func issue(
+        _ harness: Harness, device: DeviceRecord, challenge: String, digest: String
+    ) async throws -> LoginCommit {
+        let session = try await SessionService(environment: harness.runtime.environment).prepare(
+            userId: device.userId, device: device, clientId: device.clientId, amr: ["bio"], acr: "aal2")
+        let thumbprint = try #require(device.biometricKeyThumbprint)
+        return LoginCommit(
+            tokenDigest: digest, tokenExpiresAt: harness.now + 60, challenge: challenge, deviceId: device.id,
+            purpose: LoginService.purpose, now: harness.now,
+            effect: .issue(
+                session: session.record, refreshTokenHash: session.refreshTokenHash, signedWithBiometricKey: true,
+                keyThumbprint: thumbprint,
+                audit: AuditEvent(
+                    at: harness.now, event: "login", outcome: "ok", userId: device.userId, deviceId: device.id,
+                    clientId: device.clientId, ip: "127.0.0.1", detail: nil)))
+    }
+
+    private func issuedSessionId(_ commit: LoginCommit) -> String? {
+        guard case .issue(let session, _, _, _, _) = commit.effect else { return nil }
+        return session.id
+    }
+
+    @Test func aDeviceRevokedAfterItWasReadGetsNoSessionButItsChallengeAndTokenAreSpent() async throws {
+        try await Harness.run { harness in
+            let enrolled = try await harness.enroll(try await TestDevice())
+            let device = try #require(try await harness.store.device(id: enrolled.deviceId))
+            let challenge = try await harness.challenge(enrolled.deviceId)
+            // The login read the device while it was active; an administrator revokes it before the commit.
+            #expect(try await harness.store.revokeDevice(id: device.id, reason: "admin", at: harness.now))
+            let commit = try await issue(harness, device: device, challenge: challenge, digest: "digest-revoked")
+            #expect(try await harness.store.commitLogin(commit) == .deviceRevoked)
+            let sessionId = try #require(issuedSessionId(commit))
+            #expect(try await harness.store.session(id: sessionId) == nil)
+            // What came before the refusal stays written: the same token is a replay, the challenge is spent.
+            #expect(try await harness.store.commitLogin(commit) == .replayed)
+            #expect(
+                try await harness.store.consumeChallenge(
+                    challenge, subject: device.id, purpose: LoginService.purpose, now: harness.now) == false)
+        }
+    }
+
+    @Test func aBiometricKeyRemovedAfterItWasReadGetsNoSession() async throws {
+        try await Harness.run { harness in
+            let enrolled = try await harness.enroll(try await TestDevice())
+            let device = try #require(try await harness.store.device(id: enrolled.deviceId))
+            let challenge = try await harness.challenge(enrolled.deviceId)
+            #expect(try await harness.store.removeBiometricKey(deviceId: device.id))
+            let commit = try await issue(harness, device: device, challenge: challenge, digest: "digest-opted-out")
+            #expect(try await harness.store.commitLogin(commit) == .keyRemoved)
+            let audit = try await harness.store.auditEvents(since: nil, userId: device.userId)
+            #expect(!audit.contains { $0.event == "login" && $0.outcome == "ok" }, "\(audit)")
+        }
+    }
+
+    @Test func anAcceptedLoginStoresSessionAuditAndLastUseTogether() async throws {
+        try await Harness.run { harness in
+            let enrolled = try await harness.enroll(try await TestDevice())
+            let device = try #require(try await harness.store.device(id: enrolled.deviceId))
+            let challenge = try await harness.challenge(enrolled.deviceId)
+            harness.clock.advance(by: 5)
+            let commit = try await issue(harness, device: device, challenge: challenge, digest: "digest-ok")
+            #expect(try await harness.store.commitLogin(commit) == .committed)
+            let sessionId = try #require(issuedSessionId(commit))
+            #expect(try await harness.store.session(id: sessionId)?.deviceId == device.id)
+            #expect(try await harness.store.device(id: device.id)?.lastUsedAt?.storedSeconds == harness.now.storedSeconds)
+            let audit = try await harness.store.auditEvents(since: nil, userId: device.userId)
+            #expect(audit.contains { $0.event == "login" && $0.outcome == "ok" && $0.deviceId == device.id })
+            // An unknown challenge is refused.
+            let other = try await issue(harness, device: device, challenge: "not-a-challenge", digest: "digest-2")
+            #expect(try await harness.store.commitLogin(other) == .challengeInvalid)
+        }
+    }
+
+    @Test func concurrentWritesCommitTogetherAndAFailingOneIsRolledBackAlone() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "touchstone-group-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let provider = try await SQLiteDatabaseProvider.open(
+            path: directory.appending(path: "db.sqlite").path, logger: logger)
+        do {
+            try await provider.write { try await $0.raw("CREATE TABLE t (n INTEGER PRIMARY KEY)").run() }
+            struct Refused: Error {}
+            let outcomes = await withTaskGroup(of: (Int, Bool).self) { group in
+                for n in 0..<60 {
+                    group.addTask {
+                        do {
+                            try await provider.transaction { database in
+                                try await database.raw("INSERT INTO t (n) VALUES (\(bind: n))").run()
+                                if n % 3 == 0 { throw Refused() }
+                            }
+                            return (n, true)
+                        } catch {
+                            return (n, false)
+                        }
+                    }
+                }
+                var outcomes: [Int: Bool] = [:]
+                for await (n, committed) in group { outcomes[n] = committed }
+                return outcomes
+            }
+            let stored = try await provider.read { database in
+                try await database.raw("SELECT n FROM t ORDER BY n").all().map { try $0.decode(column: "n", as: Int.self) }
+            }
+            #expect(stored == (0..<60).filter { $0 % 3 != 0 })
+            #expect(outcomes.filter(\.value).keys.sorted() == stored)
+            // A conflicting write fails alone too (the SQL error undoes its statement, not the group).
+            await #expect(throws: (any Error).self) {
+                try await provider.write { try await $0.raw("INSERT INTO t (n) VALUES (1)").run() }
+            }
+            try await provider.write { try await $0.raw("INSERT INTO t (n) VALUES (1000)").run() }
+            let count = try await provider.read { try await $0.raw("SELECT COUNT(*) AS c FROM t").first()?.decode(column: "c", as: Int.self) }
+            #expect(count == stored.count + 1)
+        } catch {
+            try? await provider.shutdown()
+            throw error
+        }
+        try await provider.shutdown()
+    }
+}
