@@ -31,7 +31,11 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "How long to run logins, in seconds.")
     var duration: Double = 20
 
-    @Option(help: "In-process mode: a SQLite file path or a postgres:// URL (default: a temporary SQLite file).")
+    @Option(
+        help: """
+            In-process mode: a SQLite file path or a postgres:// URL (default: a temporary SQLite file, removed \
+            afterwards). The bench's users and devices stay in a database named here.
+            """)
     var database: String?
 
     @Option(help: "With PostgreSQL: the most connections the in-process server opens.")
