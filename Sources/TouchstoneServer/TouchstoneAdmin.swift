@@ -18,7 +18,7 @@ public final class TouchstoneAdmin: Sendable {
         async throws -> TouchstoneAdmin
     {
         let store = try await TouchstoneRuntime.openStore(database, logger: logger)
-        try await store.createDemoAppIfEmpty(TouchstoneRuntime.demoApp)
+        try await store.createDemoAppIfEmpty(.demo)
         return TouchstoneAdmin(store: store, clock: clock)
     }
 

@@ -10,11 +10,6 @@ public final class TouchstoneRuntime: Sendable {
     private let store: SQLStore
     private let web: WebController
 
-    /// The app an empty database gets, so that the first run works with no set-up.
-    static let demoApp = AppRecord(
-        clientId: "com.example.demo", publisher: "demo",
-        policy: AppPolicy(clientId: "com.example.demo", publisher: "demo"))
-
     private init(environment: ServiceEnvironment, store: SQLStore, web: WebController) {
         self.environment = environment
         self.store = store
@@ -29,7 +24,7 @@ public final class TouchstoneRuntime: Sendable {
         let store = try await openStore(database, logger: logger)
         do {
             let web = try WebController.bundled()
-            try await store.createDemoAppIfEmpty(demoApp)
+            try await store.createDemoAppIfEmpty(.demo)
             let signer = TokenSigner(
                 store: store, clock: clock, issuer: settings.issuer,
                 accessTokenLifetime: TimeInterval(settings.accessTokenLifetime))

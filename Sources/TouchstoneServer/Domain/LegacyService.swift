@@ -13,7 +13,7 @@ struct LegacyService: Sendable {
     let environment: ServiceEnvironment
 
     static let longestLifetime: Int64 = 60
-    static let clientId = "com.example.demo"
+    static let clientId = AppRecord.demo.clientId
 
     /// `POST /pubkey`: registers `key` (base64 of a PKCS#1 `RSA PUBLIC KEY` PEM) for the user, after the password.
     func register(username: String, key: String, password: String, ip: String) async throws -> String {

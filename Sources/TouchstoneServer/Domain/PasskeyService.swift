@@ -14,7 +14,6 @@ struct PasskeyService: Sendable {
 
     /// The name a passkey gets when none is given.
     static let defaultName = "Passkey"
-    static let defaultClientId = "com.example.demo"
 
     private func passkeys() throws(WebAuthnError) -> Passkeys {
         try Passkeys(relyingParty: environment.settings.relyingParty)
@@ -113,7 +112,7 @@ struct PasskeyService: Sendable {
 
     /// `POST /v1/webauthn/authentication/verify` → a passkey session (`amr ["passkey"]`, `acr aal2`, no device).
     func finishAuthentication(_ request: PasskeyAuthenticationFinish, ip: String) async throws -> Session {
-        let app = try await environment.app(request.clientId ?? Self.defaultClientId)
+        let app = try await environment.app(request.clientId ?? AppRecord.demo.clientId)
         let stored = try await environment.store.passkey(credentialId: request.credential.rawId.base64URL)
         return try await environment.auditor.recording(
             "passkey.login", userId: stored?.userId, clientId: app.clientId, ip: ip

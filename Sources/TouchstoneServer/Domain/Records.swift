@@ -6,6 +6,12 @@ struct AppRecord: Sendable, Equatable {
     var clientId: String
     var publisher: String
     var policy: AppPolicy
+
+    /// The app an empty database gets, so that the first run works with no set-up; also the app of requests that
+    /// name none (web logins, passkey sign-ins, legacy clients).
+    static let demo = AppRecord(
+        clientId: "com.example.demo", publisher: "demo",
+        policy: AppPolicy(clientId: "com.example.demo", publisher: "demo"))
 }
 
 /// An account.

@@ -9,12 +9,11 @@ struct WebLoginService: Sendable {
     static let lifetime: TimeInterval = 120
     static let hourlyLimit = 5
     static let coolDown: TimeInterval = 900
-    static let defaultClientId = "com.example.demo"
 
     /// `POST /v1/web-logins`: the same answer for unknown users and for requests over the limits; those are never
     /// delivered to a device.
     func start(_ request: WebLoginRequest, browser: String, ip: String) async throws -> WebLoginStarted {
-        let app = try await environment.app(request.clientId ?? Self.defaultClientId)
+        let app = try await environment.app(request.clientId ?? AppRecord.demo.clientId)
         let now = environment.clock.now()
         let user = try await environment.store.user(username: request.username)
         let numbers = Self.threeNumbers()
