@@ -31,8 +31,15 @@ struct ServiceEnvironment: Sendable {
         return app
     }
 
-    /// A new opaque identifier.
+    /// A new opaque identifier: a random (version 4) UUID, lower-case.
     static func newID() -> String {
-        UUID().uuidString.lowercased()
+        // From the system's generator directly: Foundation's UUID() opens, reads and closes /dev/urandom each time here.
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (generator.next() as UInt64, generator.next() as UInt64)
+        return withUnsafeMutableBytes(of: &bytes) { raw in
+            raw[6] = raw[6] & 0x0F | 0x40  // version 4
+            raw[8] = raw[8] & 0x3F | 0x80  // RFC 9562 variant
+            return UUID(uuid: raw.load(as: uuid_t.self)).uuidString.lowercased()
+        }
     }
 }

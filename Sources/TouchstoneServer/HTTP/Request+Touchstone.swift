@@ -17,7 +17,7 @@ extension Request {
             throw ProblemError.from(httpStatus: .contentTooLarge)
         }
         // No field of the protocol may hold U+0000 (and PostgreSQL text cannot): refuse it for every endpoint.
-        if buffer.readableBytesView.firstRange(of: Array(#"\u0000"#.utf8)) != nil {
+        if buffer.containsEscapedNUL {
             throw ProblemError.invalidRequest("text may not contain U+0000")
         }
         if allowingEmpty, buffer.readableBytes == 0 {
@@ -60,6 +60,21 @@ extension Request {
             return context.codingPath.isEmpty ? "the body is not JSON" : "field \(path(context)) is invalid"
         @unknown default:
             return "the body does not match the expected shape"
+        }
+    }
+}
+
+extension ByteBuffer {
+    /// Whether the readable bytes hold the JSON escape `\u0000` (a raw NUL byte is not JSON at all).
+    fileprivate var containsEscapedNUL: Bool {
+        withUnsafeReadableBytes { bytes in
+            let escape = Array(#"\u0000"#.utf8)
+            var start = bytes.startIndex
+            while let backslash = bytes[start...].firstIndex(of: UInt8(ascii: "\\")) {
+                if bytes[backslash...].starts(with: escape) { return true }
+                start = backslash + 1
+            }
+            return false
         }
     }
 }

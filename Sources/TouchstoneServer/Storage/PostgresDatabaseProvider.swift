@@ -64,16 +64,14 @@ final class PostgresDatabaseProvider: SQLDatabaseProvider {
         }
     }
 
-    func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await read(body)
     }
 
-    func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await withoutActuallyEscaping(body) { body in
-            try await bounded {
-                try await self.client.withTransaction(logger: self.logger) { connection in
-                    try await body(connection.sql(queryLogLevel: nil))
-                }
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await bounded {
+            try await self.client.withTransaction(logger: self.logger) { connection in
+                try await body(connection.sql(queryLogLevel: nil))
             }
         }
     }

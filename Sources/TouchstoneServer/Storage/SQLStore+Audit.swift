@@ -13,7 +13,7 @@ extension SQLStore {
         try await database.raw(
             """
             INSERT INTO audit_events (id, at_ms, event, outcome, user_id, device_id, client_id, ip, detail)
-            VALUES (\(bind: UUID().uuidString.lowercased()), \(bind: milliseconds), \(bind: event.event),
+            VALUES (\(bind: ServiceEnvironment.newID()), \(bind: milliseconds), \(bind: event.event),
                 \(bind: event.outcome), \(bind: event.userId), \(bind: event.deviceId), \(bind: event.clientId),
                 \(bind: event.ip), \(bind: event.detail))
             """

@@ -18,7 +18,7 @@ extension SQLStore {
     func createFirstServerKey(_ key: ServerKeyRecord) async throws {
         try await provider.transaction { database in
             // Two instances starting on an empty database must not both make a first key.
-            try await provider.exclusiveLock(Migrations.lockKey, in: database)
+            try await self.provider.exclusiveLock(Migrations.lockKey, in: database)
             guard try await database.raw("SELECT kid FROM server_keys").first() == nil else { return }
             try await Self.insertServerKey(key, in: database)
         }

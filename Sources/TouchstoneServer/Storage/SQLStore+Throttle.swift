@@ -11,7 +11,7 @@ extension SQLStore {
         }
     }
 
-    func countFailure(key: String, at: Date, delay: @Sendable (Int) -> TimeInterval) async throws {
+    func countFailure(key: String, at: Date, delay: @escaping @Sendable (Int) -> TimeInterval) async throws {
         try await provider.transaction { database in
             let failures = try await database.raw(
                 """

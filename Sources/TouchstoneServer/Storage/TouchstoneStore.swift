@@ -83,7 +83,7 @@ protocol TouchstoneStore: Sendable {
     /// The latest `blocked_until` of these throttle keys.
     func throttledUntil(keys: [String]) async throws -> Date?
     /// Counts a failure for a key and blocks it until the time `delay` gives for the new count.
-    func countFailure(key: String, at: Date, delay: @Sendable (Int) -> TimeInterval) async throws
+    func countFailure(key: String, at: Date, delay: @escaping @Sendable (Int) -> TimeInterval) async throws
     func clearFailures(key: String) async throws
 
     // MARK: Signing keys

@@ -1,0 +1,286 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CSQLite
+import Logging
+import NIOPosix
+import SQLKit
+import Synchronization
+
+/// The one SQLite writer: transactions queue here and run in batches (a group commit).
+///
+/// A batch is one `BEGIN IMMEDIATE … COMMIT` in which each queued transaction runs in a savepoint of its own, so that a
+/// failing one is undone alone while the others commit together. Transactions that arrive while a batch runs form the
+/// next batch, so the writer never waits for a lock hand-over between them.
+///
+/// Durability: the connection runs with synchronous = NORMAL, so `COMMIT` writes the batch to the WAL file without
+/// waiting for the disk; the WAL is then flushed (fsync) on a thread of its own, and no transaction of the batch returns
+/// before that flush is done. Nothing is acknowledged before it is on disk, as with synchronous = FULL, but the next
+/// batch runs during the flush instead of after it. Flushes run in batch order and the WAL is written in order, so a
+/// flush also covers every earlier batch. (A read may see a batch while it is being flushed, before its writers are
+/// answered; anything written because of that read goes into a later batch, whose flush comes after.)
+final class GroupCommitWriter: Sendable {
+    private struct Pending: Sendable {
+        let statements: @Sendable (any SQLDatabase) async throws -> Void
+        /// Tells the caller the outcome once the batch is on disk (or has failed).
+        let finish: @Sendable (Result<Void, any Error>) -> Void
+    }
+
+    private struct Queue {
+        var pending: [Pending] = []
+        var draining = false
+    }
+
+    private let connection: SQLiteConnection
+    private let database: SQLiteDatabase
+    private let queue = Mutex(Queue())
+    /// The thread that flushes the WAL, so that no request thread waits for the disk.
+    private let flusher: NIOThreadPool
+    private let wal: WALFile
+    private let checkpointer: Checkpointer
+    private let logger: Logger
+
+    /// - Parameters:
+    ///   - connection: a connection in WAL mode, used by nothing else from now on.
+    ///   - checkpointConnection: another connection to the same database, for checkpoints.
+    init(connection: SQLiteConnection, checkpointConnection: SQLiteConnection, walPath: String, logger: Logger) throws {
+        try connection.execute("PRAGMA synchronous = NORMAL")
+        try checkpointConnection.execute("PRAGMA synchronous = NORMAL")
+        self.connection = connection
+        self.database = SQLiteDatabase(source: .connection(connection), logger: logger)
+        self.wal = WALFile(path: walPath)
+        self.checkpointer = Checkpointer(connection: checkpointConnection)
+        connection.recordWALSize(in: checkpointer.walSize)
+        self.logger = logger
+        self.flusher = NIOThreadPool(numberOfThreads: 1)
+        flusher.start()
+    }
+
+    /// Runs `body` in a savepoint of the next batch; returns once the batch is on disk.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        let result = ResultSlot<T>()
+        return try await withCheckedThrowingContinuation { continuation in
+            let pending = Pending(
+                statements: { database in result.store(try await body(database)) },
+                finish: { outcome in continuation.resume(with: outcome.flatMap { result.take() }) })
+            let startsDrain = queue.withLock { queue in
+                queue.pending.append(pending)
+                defer { queue.draining = true }
+                return !queue.draining
+            }
+            if startsDrain {
+                Task { await self.drain() }
+            }
+        }
+    }
+
+    /// Waits for queued transactions and their flushes, then closes the connection.
+    func close() async throws {
+        while queue.withLock({ $0.draining }) {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        // The flusher runs its work in order: once this returns, every earlier flush has finished.
+        try await flusher.runIfActive {}
+        try await flusher.shutdownGracefully()
+        connection.close()
+        checkpointer.close()
+        wal.closeDescriptor()
+    }
+
+    private func drain() async {
+        while var batch = nextBatch() {
+            var failure: (any Error)?
+            var outcomes: [Result<Void, any Error>] = []
+            do {
+                try connection.execute("BEGIN IMMEDIATE")
+            } catch {
+                failure = error
+            }
+            for pending in batch {
+                if let failure {
+                    // After a failure the transaction may be gone; statements run now would commit on their own.
+                    outcomes.append(.failure(failure))
+                } else {
+                    outcomes.append(await run(pending, failure: &failure))
+                }
+            }
+            if failure == nil {
+                do {
+                    try connection.execute("COMMIT")
+                } catch {
+                    failure = error
+                }
+            }
+            let finishes = batch.map(\.finish)
+            // The statements of this batch must not outlive it (they capture the callers' closures).
+            batch.removeAll()
+            if let failure {
+                try? connection.execute("ROLLBACK")
+                for finish in finishes {
+                    finish(.failure(failure))
+                }
+                continue
+            }
+            flusher.submit { [wal, checkpointer, logger, outcomes] state in
+                let flushed: Result<Void, any Error>
+                if case .cancelled = state {
+                    flushed = .failure(SQLiteError(code: SQLITE_ERROR, message: "the database is closing"))
+                } else {
+                    flushed = Result { try wal.flush() }
+                }
+                if case .failure(let error) = flushed {
+                    logger.critical("committed writes could not be flushed to disk", metadata: ["error": "\(error)"])
+                }
+                for (finish, outcome) in zip(finishes, outcomes) {
+                    finish(flushed.flatMap { outcome })
+                }
+                do {
+                    try checkpointer.checkpointIfDue()
+                } catch {
+                    logger.error("WAL checkpoint failed", metadata: ["error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    /// Everything queued so far, or `nil` (and the writer idle) when nothing is.
+    private func nextBatch() -> [Pending]? {
+        queue.withLock { queue in
+            guard !queue.pending.isEmpty else {
+                queue.draining = false
+                return nil
+            }
+            var batch: [Pending] = []
+            swap(&batch, &queue.pending)
+            return batch
+        }
+    }
+
+    /// Runs one transaction's statements in a savepoint; its failure undoes its statements only.
+    private func run(_ pending: Pending, failure: inout (any Error)?) async -> Result<Void, any Error> {
+        do {
+            try connection.execute("SAVEPOINT member")
+        } catch {
+            failure = error
+            return .failure(error)
+        }
+        do {
+            try await pending.statements(database)
+            try connection.execute("RELEASE member")
+            return .success(())
+        } catch {
+            do {
+                try connection.execute("ROLLBACK TO member")
+                try connection.execute("RELEASE member")
+            } catch {
+                // SQLite may have rolled the whole transaction back (I/O error, disk full): the batch cannot commit.
+                failure = error
+            }
+            return .failure(error)
+        }
+    }
+}
+
+/// The WAL's size in pages, as the writer's last commit left it.
+final class WALSize: Sendable {
+    private let pages = Atomic<Int>(0)
+
+    var current: Int { pages.load(ordering: .relaxed) }
+
+    func record(pages count: Int) {
+        pages.store(count, ordering: .relaxed)
+    }
+}
+
+/// Copies the WAL into the database file on the flusher's thread, so that the writer never stops for it.
+///
+/// It runs once the WAL has grown by ``interval`` pages since the last checkpoint, as SQLite's automatic checkpoint
+/// would, but beside the writer instead of inside its `COMMIT`. A passive checkpoint copies only frames no reader
+/// still needs; SQLite starts the WAL over once every frame is copied.
+private final class Checkpointer: Sendable {
+    static let interval = 1_000
+    let walSize = WALSize()
+    private let connection: SQLiteConnection
+    /// The WAL's size at the last checkpoint; used only on the flusher's thread.
+    private let checkpointedAt = Mutex(0)
+
+    init(connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    func checkpointIfDue() throws {
+        let pages = walSize.current
+        try checkpointedAt.withLock { checkpointedAt in
+            // A smaller WAL has started over from its beginning.
+            if pages < checkpointedAt { checkpointedAt = 0 }
+            guard pages - checkpointedAt >= Self.interval else { return }
+            checkpointedAt = pages
+            try connection.checkpointPassively()
+        }
+    }
+
+    func close() {
+        connection.close()
+    }
+}
+
+/// A transaction's value, from the writer's task to the caller's.
+private final class ResultSlot<T: Sendable>: Sendable {
+    private let value = Mutex<T?>(nil)
+
+    func store(_ newValue: T) {
+        value.withLock { $0 = newValue }
+    }
+
+    func take() -> Result<T, any Error> {
+        guard let stored = value.withLock({ $0.take() }) else {
+            return .failure(SQLiteError(code: SQLITE_ERROR, message: "a transaction finished without a value"))
+        }
+        return .success(stored)
+    }
+}
+
+/// The WAL file, opened a second time to flush it: fsync works on the file, whichever descriptor names it.
+private final class WALFile: Sendable {
+    private let path: String
+    private let descriptor = Mutex<Int32?>(nil)
+
+    init(path: String) {
+        self.path = path
+    }
+
+    /// Waits until everything written to the WAL so far is on disk.
+    func flush() throws {
+        let descriptor = try descriptor.withLock { descriptor in
+            if let descriptor { return descriptor }
+            let opened = open(path, O_RDONLY | O_CLOEXEC)
+            guard opened >= 0 else { throw Self.error("cannot open", path) }
+            // The first flush also makes the WAL's directory entry durable (SQLite creates the file on first use).
+            try Self.syncDirectory(of: path)
+            descriptor = opened
+            return opened
+        }
+        guard fsync(descriptor) == 0 else { throw Self.error("cannot flush", path) }
+    }
+
+    func closeDescriptor() {
+        descriptor.withLock { descriptor in
+            if let descriptor { _ = close(descriptor) }
+            descriptor = nil
+        }
+    }
+
+    private static func syncDirectory(of path: String) throws {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
+        let opened = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard opened >= 0 else { throw error("cannot open the directory", directory) }
+        defer { _ = close(opened) }
+        guard fsync(opened) == 0 else { throw error("cannot flush the directory", directory) }
+    }
+
+    private static func error(_ what: String, _ path: String) -> SQLiteError {
+        SQLiteError(code: SQLITE_IOERR, message: "\(what) \(path): errno \(errno)")
+    }
+}
