@@ -1,0 +1,159 @@
+import Foundation
+import Logging
+import SQLKit
+import Testing
+
+@testable import TouchstoneServer
+
+/// The SQLite driver under the store: values as SQLite keeps them, one statement per call, and the writer's promise
+/// that nothing is acknowledged before the WAL is on disk.
+@Suite struct SQLiteDriverTests {
+    private static var quietLogger: Logger {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        return logger
+    }
+
+    /// A fresh directory for one test's database files.
+    private func withDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "touchstone-sqlite-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try await body(directory)
+    }
+
+    private func withProvider<T>(_ body: (SQLiteDatabaseProvider, URL) async throws -> T) async throws -> T {
+        try await withDirectory { directory in
+            let provider = try await SQLiteDatabaseProvider.open(
+                path: directory.appending(path: "db.sqlite").path, logger: Self.quietLogger)
+            do {
+                let result = try await body(provider, directory)
+                try await provider.shutdown()
+                return result
+            } catch {
+                try? await provider.shutdown()
+                throw error
+            }
+        }
+    }
+
+    @Test func valuesComeBackAsTheyWereBound() async throws {
+        try await withProvider { provider, _ in
+            try await provider.write {
+                try await $0.raw("CREATE TABLE v (id INTEGER PRIMARY KEY, t TEXT, i INTEGER, r REAL, b BLOB, f INTEGER)").run()
+            }
+            let absent: String? = nil
+            try await provider.write { database in
+                try await database.raw(
+                    "INSERT INTO v VALUES (1, \(bind: ""), \(bind: Int64.max), \(bind: 0.5), \(bind: Data()), \(bind: false))"
+                ).run()
+                try await database.raw(
+                    "INSERT INTO v VALUES (2, \(bind: "héllo ✓"), \(bind: Int.min), \(bind: 2), \(bind: Data([0, 1, 255])), \(bind: true))"
+                ).run()
+                try await database.raw("INSERT INTO v VALUES (3, \(bind: absent), NULL, NULL, NULL, NULL)").run()
+            }
+            let rows = try await provider.read { database in
+                try await database.raw(
+                    "SELECT id, t, i, r, b, f, typeof(t) AS tt, typeof(b) AS bt FROM v ORDER BY id"
+                ).all()
+            }
+            #expect(rows.count == 3)
+            // An empty string and an empty blob are values, not NULL.
+            #expect(try rows[0].decode(column: "t", as: String.self) == "")
+            #expect(try rows[0].decode(column: "tt", as: String.self) == "text")
+            #expect(try rows[0].decode(column: "bt", as: String.self) == "blob")
+            #expect(try rows[0].decode(column: "i", as: Int64.self) == Int64.max)
+            #expect(try rows[0].decode(column: "r", as: Double.self) == 0.5)
+            #expect(try rows[0].decode(column: "b", as: Data.self) == Data())
+            #expect(try rows[1].decode(column: "t", as: String.self) == "héllo ✓")
+            #expect(try rows[1].decode(column: "i", as: Int.self) == Int.min)
+            #expect(try rows[1].decode(column: "r", as: Double.self) == 2)
+            #expect(try rows[0].decode(column: "f", as: Bool.self) == false)
+            #expect(try rows[1].decode(column: "f", as: Bool.self) == true)
+            #expect(try rows[1].decode(column: "b", as: Data.self) == Data([0, 1, 255]))
+            #expect(try rows[2].decode(column: "t", as: String?.self) == nil)
+            #expect(try rows[2].decodeNil(column: "i"))
+            #expect(rows[2].allColumns == ["id", "t", "i", "r", "b", "f", "tt", "bt"])
+            // No conversion between text and numbers, and no column that is not there.
+            #expect(throws: DecodingError.self) { try rows[1].decode(column: "i", as: String.self) }
+            #expect(throws: DecodingError.self) { try rows[1].decode(column: "t", as: Int.self) }
+            #expect(throws: DecodingError.self) { try rows[1].decode(column: "missing", as: Int.self) }
+            #expect(throws: DecodingError.self) { try rows[2].decode(column: "t", as: String.self) }
+        }
+    }
+
+    @Test func oneStatementPerCallAndARefusedOneChangesNothing() async throws {
+        try await withProvider { provider, _ in
+            try await provider.write { try await $0.raw("CREATE TABLE t (n INTEGER PRIMARY KEY)").run() }
+            await #expect(throws: SQLiteError.self) {
+                try await provider.write {
+                    try await $0.raw("INSERT INTO t VALUES (1); INSERT INTO t VALUES (2)").run()
+                }
+            }
+            await #expect(throws: SQLiteError.self) {
+                try await provider.read { try await $0.raw("SELECT * FROM no_such_table").run() }
+            }
+            let count = try await provider.read {
+                try await $0.raw("SELECT COUNT(*) AS c FROM t").first()?.decode(column: "c", as: Int.self)
+            }
+            #expect(count == 0)
+            // A trailing semicolon is still one statement.
+            try await provider.write { try await $0.raw("INSERT INTO t VALUES (3);").run() }
+            // The same statement again runs from its prepared form, with new values.
+            for n in 4..<10 {
+                try await provider.write { try await $0.raw("INSERT INTO t VALUES (\(bind: n))").run() }
+            }
+            let stored = try await provider.read {
+                try await $0.raw("SELECT n FROM t ORDER BY n").all().map { try $0.decode(column: "n", as: Int.self) }
+            }
+            #expect(stored == Array(3..<10))
+        }
+    }
+
+    @Test func aWriteIsAnsweredOnlyOnceItsWALIsOnDisk() async throws {
+        try await withDirectory { directory in
+            let path = directory.appending(path: "db.sqlite").path
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute("PRAGMA journal_mode = WAL")
+            // A WAL path that cannot be opened: the flush fails after the COMMIT.
+            let writer = try GroupCommitWriter(
+                connection: connection, checkpointConnection: try SQLiteConnection(path: path),
+                walPath: directory.appending(path: "missing/db.sqlite-wal").path, logger: Self.quietLogger)
+            await #expect(throws: SQLiteError.self) {
+                try await writer.transaction { try await $0.raw("CREATE TABLE t (n INTEGER)").run() }
+            }
+            try await writer.close()
+
+            let flushing = try SQLiteConnection(path: path)
+            let wal = try #require(flushing.walPath)
+            let working = try GroupCommitWriter(
+                connection: flushing, checkpointConnection: try SQLiteConnection(path: path), walPath: wal,
+                logger: Self.quietLogger)
+            let value = try await working.transaction { database in
+                try await database.raw("INSERT INTO t VALUES (7)").run()
+                return 7
+            }
+            #expect(value == 7)
+            try await working.close()
+        }
+    }
+
+    @Test func theWALIsCheckpointedBesideTheWriter() async throws {
+        try await withProvider { provider, directory in
+            let file = directory.appending(path: "db.sqlite").path
+            try await provider.write { try await $0.raw("CREATE TABLE t (n INTEGER PRIMARY KEY, b BLOB)").run() }
+            let before = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0
+            // About 1,500 pages through the WAL, far past the checkpoint interval.
+            for n in 0..<1_500 {
+                try await provider.write { try await $0.raw("INSERT INTO t VALUES (\(bind: n), zeroblob(4000))").run() }
+            }
+            var after = before
+            for _ in 0..<100 where after < before + 1_000 * 4_096 {
+                try await Task.sleep(for: .milliseconds(50))
+                after = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0
+            }
+            // SQLite's own automatic checkpoint is off on the writer: only ours copies pages into the database file.
+            #expect(after >= before + 1_000 * 4_096)
+        }
+    }
+}
