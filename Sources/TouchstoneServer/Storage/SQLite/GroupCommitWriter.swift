@@ -91,6 +91,7 @@ final class GroupCommitWriter: Sendable {
 
     private func drain() async {
         while var batch = nextBatch() {
+            restartWALIfLong()
             var failure: (any Error)?
             var outcomes: [Result<Void, any Error>] = []
             do {
@@ -142,6 +143,21 @@ final class GroupCommitWriter: Sendable {
                     logger.error("WAL checkpoint failed", metadata: ["error": "\(error)"])
                 }
             }
+        }
+    }
+
+    /// Lets the WAL start over once it is long.
+    ///
+    /// The checkpoints beside the writer copy the WAL into the database but can never finish while the writer keeps
+    /// appending, and SQLite starts the WAL over only after a finished one: without this the WAL would grow for as long
+    /// as writes never pause. Between two batches nothing is appended, so a restarting checkpoint here finishes (it
+    /// waits for readers to move to the newest snapshot, a matter of microseconds) and has little left to copy.
+    private func restartWALIfLong() {
+        guard checkpointer.walSize.current >= Checkpointer.restartLength else { return }
+        do {
+            try connection.checkpoint(restart: true)
+        } catch {
+            logger.error("WAL checkpoint failed", metadata: ["error": "\(error)"])
         }
     }
 
@@ -201,6 +217,8 @@ final class WALSize: Sendable {
 /// still needs; SQLite starts the WAL over once every frame is copied.
 private final class Checkpointer: Sendable {
     static let interval = 1_000
+    /// The WAL's length, in pages, at which the writer makes it start over (``GroupCommitWriter``).
+    static let restartLength = 4_000
     let walSize = WALSize()
     private let connection: SQLiteConnection
     /// The WAL's size at the last checkpoint; used only on the flusher's thread.
@@ -217,7 +235,7 @@ private final class Checkpointer: Sendable {
             if pages < checkpointedAt { checkpointedAt = 0 }
             guard pages - checkpointedAt >= Self.interval else { return }
             checkpointedAt = pages
-            try connection.checkpointPassively()
+            try connection.checkpoint(restart: false)
         }
     }
 

@@ -49,7 +49,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Records the WAL's size in pages after each commit in `size`. This replaces SQLite's automatic checkpoints,
-    /// which would otherwise run inside a `COMMIT`: the owner checkpoints with ``checkpointPassively()``.
+    /// which would otherwise run inside a `COMMIT`: the owner checkpoints with ``checkpoint(restart:)``.
     func recordWALSize(in size: WALSize) {
         sqlite3_wal_hook(
             handle,
@@ -59,10 +59,17 @@ final class SQLiteConnection: @unchecked Sendable {
             }, Unmanaged.passUnretained(size).toOpaque())
     }
 
-    /// Copies what it can of the WAL into the database file, without waiting for readers or the writer.
-    func checkpointPassively() throws {
-        let status = sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+    /// Copies the WAL into the database file.
+    /// - Parameter restart: `false` copies what it can without waiting for anyone (SQLITE_CHECKPOINT_PASSIVE);
+    ///   `true` waits (busy timeout) for readers to move to the newest snapshot, copies everything and leaves the WAL
+    ///   to start over from its beginning at the next write (SQLITE_CHECKPOINT_RESTART).
+    /// - Returns: `false` when another connection's checkpoint or a reader was in the way.
+    @discardableResult
+    func checkpoint(restart: Bool) throws -> Bool {
+        let mode = restart ? SQLITE_CHECKPOINT_RESTART : SQLITE_CHECKPOINT_PASSIVE
+        let status = sqlite3_wal_checkpoint_v2(handle, "main", mode, nil, nil)
         guard status == SQLITE_OK || status == SQLITE_BUSY else { throw error(status) }
+        return status == SQLITE_OK
     }
 
     /// Runs one statement with its `?NNN` parameters bound to `binds`, calling `onRow` for each result row.
