@@ -52,10 +52,10 @@ final class GroupCommitWriter: Sendable {
         self.database = SQLiteDatabase(source: .connection(connection), logger: logger)
         self.wal = WALFile(path: walPath)
         self.checkpointer = Checkpointer(connection: checkpointConnection)
-        connection.recordWALSize(in: checkpointer.walSize)
         self.logger = logger
         self.flusher = NIOThreadPool(numberOfThreads: 1)
         flusher.start()
+        connection.recordWALSize(in: checkpointer.walSize)
     }
 
     /// Runs `body` in a savepoint of the next batch; returns once the batch is on disk.

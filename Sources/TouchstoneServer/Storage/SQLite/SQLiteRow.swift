@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import SQLKit
 
@@ -12,7 +13,7 @@ enum SQLiteValue: Sendable, Equatable {
     /// The value to bind for a SQLKit bind: strings, integers, doubles, booleans (0/1), `Data`, and optionals of them.
     init(binding value: any Encodable) throws {
         guard let convertible = value as? any SQLiteValueConvertible else {
-            throw SQLiteError(code: 0, message: "cannot bind a \(type(of: value)) to an SQLite statement")
+            throw SQLiteError(code: SQLITE_MISUSE, message: "cannot bind a \(type(of: value)) to an SQLite statement")
         }
         self = convertible.sqliteValue
     }
