@@ -110,31 +110,63 @@ import Testing
         }
     }
 
-    @Test func aWriteIsAnsweredOnlyOnceItsWALIsOnDisk() async throws {
+    @Test func aWriteIsAnsweredOnlyOnceItsWALIsOnDiskAndNothingAfterAFailedFlush() async throws {
         try await withDirectory { directory in
             let path = directory.appending(path: "db.sqlite").path
             let connection = try SQLiteConnection(path: path)
             try connection.execute("PRAGMA journal_mode = WAL")
-            // A WAL path that cannot be opened: the flush fails after the COMMIT.
+            let wal = try #require(connection.walPath)
+            // The WAL as seen through a directory that does not exist yet: the first flush fails after the COMMIT.
+            let later = directory.appending(path: "later")
             let writer = try GroupCommitWriter(
                 connection: connection, checkpointConnection: try SQLiteConnection(path: path),
-                walPath: directory.appending(path: "missing/db.sqlite-wal").path, logger: Self.quietLogger)
+                walPath: later.appending(path: "db.sqlite-wal").path, logger: Self.quietLogger)
             await #expect(throws: SQLiteError.self) {
                 try await writer.transaction { try await $0.raw("CREATE TABLE t (n INTEGER)").run() }
             }
+            // Now a flush would succeed, but a failed fsync may have dropped pages that a later fsync does not report:
+            // the writer answers nothing as written any more.
+            try FileManager.default.createDirectory(at: later, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(
+                atPath: later.appending(path: "db.sqlite-wal").path, withDestinationPath: wal)
+            let refused = await #expect(throws: SQLiteError.self) {
+                try await writer.transaction { try await $0.raw("INSERT INTO t VALUES (1)").run() }
+            }
+            #expect(refused?.message.contains("restart") == true)
             try await writer.close()
 
-            let flushing = try SQLiteConnection(path: path)
-            let wal = try #require(flushing.walPath)
+            // A writer whose flushes succeed answers.
             let working = try GroupCommitWriter(
-                connection: flushing, checkpointConnection: try SQLiteConnection(path: path), walPath: wal,
-                logger: Self.quietLogger)
+                connection: try SQLiteConnection(path: path), checkpointConnection: try SQLiteConnection(path: path),
+                walPath: wal, logger: Self.quietLogger)
             let value = try await working.transaction { database in
                 try await database.raw("INSERT INTO t VALUES (7)").run()
                 return 7
             }
             #expect(value == 7)
             try await working.close()
+            await #expect(throws: SQLiteError.self) {
+                try await working.transaction { try await $0.raw("INSERT INTO t VALUES (8)").run() }
+            }
+        }
+    }
+
+    @Test func aWriteCannotStartAnotherAndReadersCannotWrite() async throws {
+        try await withProvider { provider, _ in
+            try await provider.write { try await $0.raw("CREATE TABLE t (n INTEGER PRIMARY KEY)").run() }
+            // Waiting for a write of its own from inside a write would wait forever: it fails at once instead.
+            await #expect(throws: SQLiteError.self) {
+                try await provider.write { _ in
+                    try await provider.write { try await $0.raw("INSERT INTO t VALUES (1)").run() }
+                }
+            }
+            await #expect(throws: SQLiteError.self) {
+                try await provider.read { try await $0.raw("INSERT INTO t VALUES (2)").run() }
+            }
+            let count = try await provider.read {
+                try await $0.raw("SELECT COUNT(*) AS c FROM t").first()?.decode(column: "c", as: Int.self)
+            }
+            #expect(count == 0)
         }
     }
 

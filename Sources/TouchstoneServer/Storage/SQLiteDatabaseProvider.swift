@@ -31,7 +31,12 @@ final class SQLiteDatabaseProvider: SQLDatabaseProvider {
         let writer = try GroupCommitWriter(
             connection: connection, checkpointConnection: try connect(path: path), walPath: walPath, logger: logger)
         // A reader now, so that a file that cannot be read fails at start-up rather than at the first request.
-        let readers = SQLiteReaderPool { try connect(path: path) }
+        let readers = SQLiteReaderPool {
+            let reader = try connect(path: path)
+            // Writes go through the writer only.
+            try reader.execute("PRAGMA query_only = 1")
+            return reader
+        }
         try readers.withConnection { try $0.execute("SELECT 1") }
         return SQLiteDatabaseProvider(writer: writer, readers: readers, logger: logger)
     }
@@ -39,7 +44,7 @@ final class SQLiteDatabaseProvider: SQLDatabaseProvider {
     private static func connect(path: String) throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: path)
         // Another process (`touchstone admin`) may hold the write lock for a moment: wait for it, sleeping.
-        connection.setBusyTimeout(milliseconds: 10_000)
+        connection.setBusyTimeout(milliseconds: SQLiteConnection.busyTimeoutMilliseconds)
         try connection.execute("PRAGMA foreign_keys = ON")
         // Savepoint journals (one per transaction in a batch) in memory, not in temporary files.
         try connection.execute("PRAGMA temp_store = MEMORY")

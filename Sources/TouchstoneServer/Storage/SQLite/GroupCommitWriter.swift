@@ -31,7 +31,14 @@ final class GroupCommitWriter: Sendable {
     private struct Queue {
         var pending: [Pending] = []
         var draining = false
+        var closed = false
+        /// The first failed flush. After it nothing more is written or acknowledged: on Linux a failed fsync may drop
+        /// the unwritten pages and report the next fsync as a success, so a later flush proves nothing.
+        var brokenBy: (any Error)?
     }
+
+    /// Set while the writer runs transactions, so that one trying to start another fails instead of waiting for itself.
+    @TaskLocal private static var isWriting = false
 
     private let connection: SQLiteConnection
     private let database: SQLiteDatabase
@@ -59,38 +66,58 @@ final class GroupCommitWriter: Sendable {
     }
 
     /// Runs `body` in a savepoint of the next batch; returns once the batch is on disk.
+    ///
+    /// `body` must use `database` only until it returns, from its own task, and must not start another write.
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        guard !Self.isWriting else {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "a write cannot start another write (it would wait for itself)")
+        }
         let result = ResultSlot<T>()
         return try await withCheckedThrowingContinuation { continuation in
             let pending = Pending(
                 statements: { database in result.store(try await body(database)) },
                 finish: { outcome in continuation.resume(with: outcome.flatMap { result.take() }) })
-            let startsDrain = queue.withLock { queue in
+            let admission = queue.withLock { queue -> Result<Bool, any Error> in
+                if queue.closed { return .failure(SQLiteError(code: SQLITE_MISUSE, message: "the database is closed")) }
+                if let broken = queue.brokenBy { return .failure(Self.broken(broken)) }
                 queue.pending.append(pending)
                 defer { queue.draining = true }
-                return !queue.draining
+                return .success(!queue.draining)
             }
-            if startsDrain {
-                Task { await self.drain() }
+            switch admission {
+            case .failure(let error):
+                continuation.resume(throwing: error)
+            case .success(true):
+                Task { await Self.$isWriting.withValue(true) { await self.drain() } }
+            case .success(false):
+                break
             }
         }
     }
 
     /// Waits for queued transactions and their flushes, then closes the connection.
     func close() async throws {
+        // New transactions are refused from now on; queued ones still run.
+        queue.withLock { $0.closed = true }
         while queue.withLock({ $0.draining }) {
             try await Task.sleep(for: .milliseconds(1))
         }
         // The flusher runs its work in order: once this returns, every earlier flush has finished.
         try await flusher.runIfActive {}
         try await flusher.shutdownGracefully()
+        try await checkpointer.close()
         connection.close()
-        checkpointer.close()
         wal.closeDescriptor()
     }
 
     private func drain() async {
-        while var batch = nextBatch() {
+        while let batch = nextBatch() {
+            if let broken = queue.withLock({ $0.brokenBy }) {
+                for pending in batch {
+                    pending.finish(.failure(Self.broken(broken)))
+                }
+                continue
+            }
             restartWALIfLong()
             var failure: (any Error)?
             var outcomes: [Result<Void, any Error>] = []
@@ -110,13 +137,12 @@ final class GroupCommitWriter: Sendable {
             if failure == nil {
                 do {
                     try connection.execute("COMMIT")
+                    checkpointer.checkpointIfDue(logger: logger)
                 } catch {
                     failure = error
                 }
             }
             let finishes = batch.map(\.finish)
-            // The statements of this batch must not outlive it (they capture the callers' closures).
-            batch.removeAll()
             if let failure {
                 try? connection.execute("ROLLBACK")
                 for finish in finishes {
@@ -124,26 +150,30 @@ final class GroupCommitWriter: Sendable {
                 }
                 continue
             }
-            flusher.submit { [wal, checkpointer, logger, outcomes] state in
+            flusher.submit { [self, outcomes] state in
                 let flushed: Result<Void, any Error>
                 if case .cancelled = state {
                     flushed = .failure(SQLiteError(code: SQLITE_ERROR, message: "the database is closing"))
+                } else if let broken = queue.withLock({ $0.brokenBy }) {
+                    flushed = .failure(Self.broken(broken))
                 } else {
                     flushed = Result { try wal.flush() }
-                }
-                if case .failure(let error) = flushed {
-                    logger.critical("committed writes could not be flushed to disk", metadata: ["error": "\(error)"])
+                    if case .failure(let error) = flushed {
+                        queue.withLock { $0.brokenBy = $0.brokenBy ?? error }
+                        logger.critical(
+                            "committed writes could not be flushed to disk; refusing every write until restarted",
+                            metadata: ["error": "\(error)"])
+                    }
                 }
                 for (finish, outcome) in zip(finishes, outcomes) {
                     finish(flushed.flatMap { outcome })
                 }
-                do {
-                    try checkpointer.checkpointIfDue()
-                } catch {
-                    logger.error("WAL checkpoint failed", metadata: ["error": "\(error)"])
-                }
             }
         }
+    }
+
+    private static func broken(_ cause: any Error) -> SQLiteError {
+        SQLiteError(code: SQLITE_IOERR, message: "writes are refused since a flush to disk failed (\(cause)); restart the server")
     }
 
     /// Lets the WAL start over once it is long.
@@ -152,11 +182,17 @@ final class GroupCommitWriter: Sendable {
     /// appending, and SQLite starts the WAL over only after a finished one: without this the WAL would grow for as long
     /// as writes never pause. Between two batches nothing is appended, so a restarting checkpoint here finishes (it
     /// waits for readers to move to the newest snapshot, a matter of microseconds) and has little left to copy.
+    ///
+    /// A reader that keeps an old snapshot (another process, a backup) can hold the restart up: it then waits 20 ms at
+    /// most, and is tried again once the WAL has grown by another ``Checkpointer/interval`` pages.
     private func restartWALIfLong() {
-        guard checkpointer.walSize.current >= Checkpointer.restartLength else { return }
+        guard checkpointer.restartIsDue() else { return }
+        connection.setBusyTimeout(milliseconds: 20)
+        defer { connection.setBusyTimeout(milliseconds: SQLiteConnection.busyTimeoutMilliseconds) }
         do {
-            try connection.checkpoint(restart: true)
+            if try !connection.checkpoint(restart: true) { checkpointer.restartWasHeldUp() }
         } catch {
+            checkpointer.restartWasHeldUp()
             logger.error("WAL checkpoint failed", metadata: ["error": "\(error)"])
         }
     }
@@ -210,36 +246,73 @@ final class WALSize: Sendable {
     }
 }
 
-/// Copies the WAL into the database file on the flusher's thread, so that the writer never stops for it.
+/// Copies the WAL into the database file on a thread of its own, so that neither the writer nor the flushes wait for
+/// it, and tells the writer when to make the WAL start over.
 ///
 /// It runs once the WAL has grown by ``interval`` pages since the last checkpoint, as SQLite's automatic checkpoint
 /// would, but beside the writer instead of inside its `COMMIT`. A passive checkpoint copies only frames no reader
-/// still needs; SQLite starts the WAL over once every frame is copied.
+/// still needs, and never finishes while the writer keeps appending; the writer therefore makes the WAL start over
+/// between two batches once it reaches ``restartLength`` pages.
 private final class Checkpointer: Sendable {
     static let interval = 1_000
-    /// The WAL's length, in pages, at which the writer makes it start over (``GroupCommitWriter``).
     static let restartLength = 4_000
     let walSize = WALSize()
     private let connection: SQLiteConnection
-    /// The WAL's size at the last checkpoint; used only on the flusher's thread.
-    private let checkpointedAt = Mutex(0)
+    private let thread: NIOThreadPool
+    private struct Progress {
+        /// The WAL's size at the last checkpoint started here.
+        var checkpointedAt = 0
+        /// The WAL's size when a restart was last held up by a reader.
+        var restartHeldUpAt: Int?
+    }
+    private let progress = Mutex(Progress())
 
     init(connection: SQLiteConnection) {
         self.connection = connection
+        self.thread = NIOThreadPool(numberOfThreads: 1)
+        thread.start()
     }
 
-    func checkpointIfDue() throws {
+    /// Starts a passive checkpoint on the checkpoint thread when the WAL has grown enough. Called after each commit.
+    func checkpointIfDue(logger: Logger) {
         let pages = walSize.current
-        try checkpointedAt.withLock { checkpointedAt in
+        let due = progress.withLock { progress in
             // A smaller WAL has started over from its beginning.
-            if pages < checkpointedAt { checkpointedAt = 0 }
-            guard pages - checkpointedAt >= Self.interval else { return }
-            checkpointedAt = pages
-            try connection.checkpoint(restart: false)
+            if pages < progress.checkpointedAt {
+                progress.checkpointedAt = 0
+                progress.restartHeldUpAt = nil
+            }
+            guard pages - progress.checkpointedAt >= Self.interval else { return false }
+            progress.checkpointedAt = pages
+            return true
+        }
+        guard due else { return }
+        thread.submit { [connection] state in
+            guard case .active = state else { return }
+            do {
+                try connection.checkpoint(restart: false)
+            } catch {
+                logger.error("WAL checkpoint failed", metadata: ["error": "\(error)"])
+            }
         }
     }
 
-    func close() {
+    /// Whether the writer should make the WAL start over before its next batch.
+    func restartIsDue() -> Bool {
+        let pages = walSize.current
+        return progress.withLock { progress in
+            guard pages >= Self.restartLength else { return false }
+            return progress.restartHeldUpAt.map { pages >= $0 + Self.interval } ?? true
+        }
+    }
+
+    func restartWasHeldUp() {
+        let pages = walSize.current
+        progress.withLock { $0.restartHeldUpAt = pages }
+    }
+
+    func close() async throws {
+        try await thread.shutdownGracefully()
         connection.close()
     }
 }
@@ -275,8 +348,13 @@ private final class WALFile: Sendable {
             if let descriptor { return descriptor }
             let opened = open(path, O_RDONLY | O_CLOEXEC)
             guard opened >= 0 else { throw Self.error("cannot open", path) }
-            // The first flush also makes the WAL's directory entry durable (SQLite creates the file on first use).
-            try Self.syncDirectory(of: path)
+            do {
+                // The first flush also makes the WAL's directory entry durable (SQLite creates the file on first use).
+                try Self.syncDirectory(of: path)
+            } catch {
+                _ = close(opened)
+                throw error
+            }
             descriptor = opened
             return opened
         }

@@ -17,6 +17,8 @@ struct SQLiteError: Error, CustomStringConvertible {
 final class SQLiteConnection: @unchecked Sendable {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
+    /// How long a statement waits for another process's lock before failing with SQLITE_BUSY.
+    static let busyTimeoutMilliseconds: Int32 = 10_000
     /// More distinct statements than this (a bulk insert of an unusual size, say) are finalized rather than kept.
     private static let preparedStatementLimit = 256
 
@@ -119,7 +121,8 @@ final class SQLiteConnection: @unchecked Sendable {
             trailing = tail.map { String(cString: $0).contains { !$0.isWhitespace && $0 != ";" } } ?? false
             return status
         }
-        guard status == SQLITE_OK, let statement else { throw error(status) }
+        guard status == SQLITE_OK else { throw error(status) }
+        guard let statement else { throw SQLiteError(code: SQLITE_MISUSE, message: "no statement in: \(sql)") }
         guard !trailing else {
             sqlite3_finalize(statement)
             throw SQLiteError(code: SQLITE_MISUSE, message: "one statement at a time: \(sql)")
