@@ -204,10 +204,13 @@ import Testing
                         }
                     }
                 }
-                for _ in 0..<4 {
+                // Readers like the server's: primary-key lookups, each its own short read transaction.
+                for reader in 0..<4 {
                     group.addTask {
-                        for _ in 0..<3_000 {
-                            _ = try await provider.read { try await $0.raw("SELECT COUNT(*) AS c FROM t").first() }
+                        for n in 0..<3_000 {
+                            _ = try await provider.read {
+                                try await $0.raw("SELECT n FROM t WHERE n = \(bind: (reader * 3_000 + n) % 16_000)").first()
+                            }
                         }
                     }
                 }
