@@ -16,8 +16,9 @@ extension TouchstoneRuntime {
     /// - Returns: the device ids, in the order of `enrollments`.
     /// - Throws: `ProblemError` for an unknown app or two equal keys, `KeyError` for a key enrolment would refuse.
     /// - ⚠️ Not an enrolment: no password check, proof of possession, policy check or approval. Only
-    ///   `touchstone bench` calls it, on a database it creates for the run (or one its user named); no route reaches it.
-    public func insecureEnrollForBenchmark(_ enrollments: [BenchmarkEnrollment], clientId: String, pin: String)
+    ///   `touchstone bench` calls it, on a database it creates for the run (or one its user named); no route reaches it,
+    ///   and it is `package`, not `public`: apps that link TouchstoneServer cannot call it.
+    package func insecureEnrollForBenchmark(_ enrollments: [BenchmarkEnrollment], clientId: String, pin: String)
         async throws -> [String]
     {
         let app = try await environment.app(clientId)
