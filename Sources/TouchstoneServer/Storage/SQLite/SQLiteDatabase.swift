@@ -7,8 +7,8 @@ import Synchronization
 /// SQLKit on our SQLite connections: each statement runs at once on the calling thread.
 ///
 /// A login's statements are primary-key lookups and appends that take microseconds, so they run where the request is
-/// instead of hopping to another thread and back for each one; only a `COMMIT`, which waits for the disk, is handed
-/// to a thread of its own (``SQLiteDatabaseProvider``).
+/// instead of hopping to another thread and back for each one; only the flush of the WAL, which waits for the disk, is
+/// handed to a thread of its own (``GroupCommitWriter``).
 struct SQLiteDatabase: SQLDatabase {
     /// Where a statement runs: the connection this database was given, or any idle reader.
     enum Source: Sendable {
