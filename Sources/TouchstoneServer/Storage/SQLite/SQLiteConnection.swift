@@ -1,4 +1,5 @@
 import CSQLite
+import Synchronization
 
 /// An error SQLite reported, with its extended result code.
 struct SQLiteError: Error, CustomStringConvertible {
@@ -11,16 +12,16 @@ struct SQLiteError: Error, CustomStringConvertible {
 /// One SQLite connection and the statements prepared on it.
 ///
 /// Statements are prepared once per distinct SQL text and kept (SQLITE_PREPARE_PERSISTENT), so a statement the store
-/// runs again is only bound, stepped and reset. The connection is opened in SQLite's multi-thread mode: it must be used
-/// by one thread at a time, which its owner guarantees (``SQLiteDatabaseProvider``: a lock for the writer, a pool
-/// handing each reader to one caller at a time).
-final class SQLiteConnection: @unchecked Sendable {
-    private var handle: OpaquePointer?
-    private var statements: [String: OpaquePointer] = [:]
+/// runs again is only bound, stepped and reset. SQLite runs in multi-thread mode, so a connection must be used by one
+/// thread at a time: every call takes the connection's lock, which its owners leave uncontended (one writer task; a
+/// pool that lends each reader to one statement at a time).
+final class SQLiteConnection: Sendable {
     /// How long a statement waits for another process's lock before failing with SQLITE_BUSY.
     static let busyTimeoutMilliseconds: Int32 = 10_000
     /// More distinct statements than this (a bulk insert of an unusual size, say) are finalized rather than kept.
     private static let preparedStatementLimit = 256
+
+    private let state: Mutex<Handle>
 
     /// Opens (and creates) the database file.
     init(path: String) throws {
@@ -32,8 +33,8 @@ final class SQLiteConnection: @unchecked Sendable {
             sqlite3_close_v2(handle)
             throw SQLiteError(code: status, message: message)
         }
-        self.handle = handle
         sqlite3_extended_result_codes(handle, 1)
+        state = Mutex(Handle(raw: handle))
     }
 
     deinit {
@@ -42,23 +43,25 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// The WAL file of the main database (whether or not the connection is in WAL mode).
     var walPath: String? {
-        sqlite3_filename_wal(sqlite3_db_filename(handle, "main")).map { String(cString: $0) }
+        state.withLock { sqlite3_filename_wal(sqlite3_db_filename($0.raw, "main")).map { String(cString: $0) } }
     }
 
     /// Waits up to `milliseconds` (sleeping) for another process's lock instead of failing with SQLITE_BUSY.
     func setBusyTimeout(milliseconds: Int32) {
-        sqlite3_busy_timeout(handle, milliseconds)
+        state.withLock { _ = sqlite3_busy_timeout($0.raw, milliseconds) }
     }
 
     /// Records the WAL's size in pages after each commit in `size`. This replaces SQLite's automatic checkpoints,
     /// which would otherwise run inside a `COMMIT`: the owner checkpoints with ``checkpoint(restart:)``.
     func recordWALSize(in size: WALSize) {
-        sqlite3_wal_hook(
-            handle,
-            { context, _, _, pages in
-                if let context { Unmanaged<WALSize>.fromOpaque(context).takeUnretainedValue().record(pages: Int(pages)) }
-                return SQLITE_OK
-            }, Unmanaged.passUnretained(size).toOpaque())
+        state.withLock { handle in
+            _ = sqlite3_wal_hook(
+                handle.raw,
+                { context, _, _, pages in
+                    if let context { Unmanaged<WALSize>.fromOpaque(context).takeUnretainedValue().record(pages: Int(pages)) }
+                    return SQLITE_OK
+                }, Unmanaged.passUnretained(size).toOpaque())
+        }
     }
 
     /// Copies the WAL into the database file.
@@ -69,80 +72,91 @@ final class SQLiteConnection: @unchecked Sendable {
     @discardableResult
     func checkpoint(restart: Bool) throws -> Bool {
         let mode = restart ? SQLITE_CHECKPOINT_RESTART : SQLITE_CHECKPOINT_PASSIVE
-        let status = sqlite3_wal_checkpoint_v2(handle, "main", mode, nil, nil)
-        guard status == SQLITE_OK || status == SQLITE_BUSY else { throw error(status) }
-        return status == SQLITE_OK
+        return try state.withLock { handle in
+            let status = sqlite3_wal_checkpoint_v2(handle.raw, "main", mode, nil, nil)
+            guard status == SQLITE_OK || status == SQLITE_BUSY else { throw handle.error(status) }
+            return status == SQLITE_OK
+        }
     }
 
     /// Runs one statement with its `?NNN` parameters bound to `binds`, calling `onRow` for each result row.
     func execute(_ sql: String, binds: [SQLiteValue] = [], onRow: (SQLiteRow) throws -> Void = { _ in }) throws {
-        let statement = try prepared(sql)
-        defer {
-            sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
-        }
-        for (offset, value) in binds.enumerated() {
-            try check(value.bind(to: statement, at: Int32(offset + 1)))
-        }
-        var columns: [String]?
-        while true {
-            switch sqlite3_step(statement) {
-            case SQLITE_ROW:
-                let names = columns ?? Self.columnNames(statement)
-                columns = names
-                try onRow(SQLiteRow(columns: names, values: Self.values(statement, count: names.count)))
-            case SQLITE_DONE:
-                return
-            case let status:
-                throw error(status)
+        try state.withLock { handle in
+            let statement = try handle.prepared(sql)
+            defer {
+                sqlite3_reset(statement)
+                sqlite3_clear_bindings(statement)
+            }
+            for (offset, value) in binds.enumerated() {
+                let status = value.bind(to: statement, at: Int32(offset + 1))
+                guard status == SQLITE_OK else { throw handle.error(status) }
+            }
+            var columns: [String]?
+            while true {
+                switch sqlite3_step(statement) {
+                case SQLITE_ROW:
+                    let names = columns ?? Self.columnNames(statement)
+                    columns = names
+                    try onRow(SQLiteRow(columns: names, values: Self.values(statement, count: names.count)))
+                case SQLITE_DONE:
+                    return
+                case let status:
+                    throw handle.error(status)
+                }
             }
         }
     }
 
     /// Finalizes every statement and closes the connection; it cannot be used afterwards.
     func close() {
-        for statement in statements.values {
-            sqlite3_finalize(statement)
-        }
-        statements.removeAll()
-        sqlite3_close_v2(handle)
-        handle = nil
+        state.withLock { $0.close() }
     }
 
-    private func prepared(_ sql: String) throws -> OpaquePointer {
-        if let statement = statements[sql] { return statement }
-        guard handle != nil else { throw SQLiteError(code: SQLITE_MISUSE, message: "the connection is closed") }
-        var statement: OpaquePointer?
-        var trailing = false
-        let status = sql.withCString { text in
-            var tail: UnsafePointer<CChar>?
-            let status = sqlite3_prepare_v3(
-                handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
-            trailing = tail.map { String(cString: $0).contains { !$0.isWhitespace && $0 != ";" } } ?? false
-            return status
+    /// The `sqlite3` handle and its prepared statements: touched only under the connection's lock.
+    private struct Handle {
+        var raw: OpaquePointer?
+        var statements: [String: OpaquePointer] = [:]
+
+        mutating func prepared(_ sql: String) throws -> OpaquePointer {
+            if let statement = statements[sql] { return statement }
+            guard raw != nil else { throw SQLiteError(code: SQLITE_MISUSE, message: "the connection is closed") }
+            var statement: OpaquePointer?
+            var trailing = false
+            let status = sql.withCString { text in
+                var tail: UnsafePointer<CChar>?
+                let status = sqlite3_prepare_v3(raw, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+                trailing = tail.map { String(cString: $0).contains { !$0.isWhitespace && $0 != ";" } } ?? false
+                return status
+            }
+            guard status == SQLITE_OK else { throw error(status) }
+            guard let statement else { throw SQLiteError(code: SQLITE_MISUSE, message: "no statement in: \(sql)") }
+            guard !trailing else {
+                sqlite3_finalize(statement)
+                throw SQLiteError(code: SQLITE_MISUSE, message: "one statement at a time: \(sql)")
+            }
+            if statements.count >= SQLiteConnection.preparedStatementLimit {
+                finalizeStatements()
+            }
+            statements[sql] = statement
+            return statement
         }
-        guard status == SQLITE_OK else { throw error(status) }
-        guard let statement else { throw SQLiteError(code: SQLITE_MISUSE, message: "no statement in: \(sql)") }
-        guard !trailing else {
-            sqlite3_finalize(statement)
-            throw SQLiteError(code: SQLITE_MISUSE, message: "one statement at a time: \(sql)")
+
+        func error(_ status: Int32) -> SQLiteError {
+            SQLiteError(code: status, message: sqlite3_errmsg(raw).map { String(cString: $0) } ?? "unknown error")
         }
-        if statements.count >= Self.preparedStatementLimit {
+
+        mutating func close() {
+            finalizeStatements()
+            sqlite3_close_v2(raw)
+            raw = nil
+        }
+
+        private mutating func finalizeStatements() {
             for statement in statements.values {
                 sqlite3_finalize(statement)
             }
             statements.removeAll()
         }
-        statements[sql] = statement
-        return statement
-    }
-
-    private func check(_ status: Int32) throws {
-        guard status == SQLITE_OK else { throw error(status) }
-    }
-
-    private func error(_ status: Int32) -> SQLiteError {
-        SQLiteError(code: status, message: sqlite3_errmsg(handle).map { String(cString: $0) } ?? "unknown error")
     }
 
     private static func columnNames(_ statement: OpaquePointer) -> [String] {
