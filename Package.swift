@@ -44,6 +44,7 @@ let package = Package(
         .target(
             name: "TouchstoneWebAuthn",
             dependencies: [
+                "TouchstoneProtocol",
                 "TouchstoneCrypto",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -46,9 +46,19 @@ public enum Base64URL {
     ///
     /// Spare bits in the last character are ignored, as Foundation's decoder does.
     public static func decode(_ text: String) -> Data? {
+        bytes(text, canonical: false).map { Data($0) }
+    }
+
+    /// Decodes canonical base64url: as ``decode(_:)``, and the spare bits of the last character must be zero, so that
+    /// every byte string has exactly one spelling (the WebAuthn JSON serialization reads it so).
+    public static func canonicalBytes(_ text: String) -> [UInt8]? {
+        bytes(text, canonical: true)
+    }
+
+    private static func bytes(_ text: String, canonical: Bool) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         guard utf8.count % 4 != 1 else { return nil }
-        var output = Data()
+        var output: [UInt8] = []
         output.reserveCapacity(utf8.count * 3 / 4)
         var buffer: UInt32 = 0
         var bits = 0
@@ -61,6 +71,7 @@ public enum Base64URL {
                 output.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
             }
         }
+        if canonical, buffer & ((1 << UInt32(bits)) - 1) != 0 { return nil }
         return output
     }
 
