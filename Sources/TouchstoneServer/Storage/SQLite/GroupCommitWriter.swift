@@ -264,6 +264,9 @@ private final class Checkpointer: Sendable {
         var checkpointedAt = 0
         /// The WAL's size when a restart was last held up by a reader.
         var restartHeldUpAt: Int?
+        /// Whether a passive checkpoint is scheduled or running: a restart now would find it in the way, and could
+        /// not tell it from a reader that holds an old snapshot.
+        var copying = false
     }
     private let progress = Mutex(Progress())
 
@@ -282,12 +285,14 @@ private final class Checkpointer: Sendable {
                 progress.checkpointedAt = 0
                 progress.restartHeldUpAt = nil
             }
-            guard pages - progress.checkpointedAt >= Self.interval else { return false }
+            guard !progress.copying, pages - progress.checkpointedAt >= Self.interval else { return false }
             progress.checkpointedAt = pages
+            progress.copying = true
             return true
         }
         guard due else { return }
-        thread.submit { [connection] state in
+        thread.submit { [self] state in
+            defer { progress.withLock { $0.copying = false } }
             guard case .active = state else { return }
             do {
                 try connection.checkpoint(restart: false)
@@ -301,7 +306,7 @@ private final class Checkpointer: Sendable {
     func restartIsDue() -> Bool {
         let pages = walSize.current
         return progress.withLock { progress in
-            guard pages >= Self.restartLength else { return false }
+            guard pages >= Self.restartLength, !progress.copying else { return false }
             return progress.restartHeldUpAt.map { pages >= $0 + Self.interval } ?? true
         }
     }
