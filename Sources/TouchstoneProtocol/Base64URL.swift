@@ -9,36 +9,41 @@ public enum Base64URL {
 
     /// Encodes bytes as base64url without padding.
     public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let input = Array(bytes)
-        let outputCount = (input.count * 4 + 2) / 3
-        return String(unsafeUninitializedCapacity: outputCount) { output in
-            var out = 0
-            var index = 0
-            while index + 3 <= input.count {
-                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-                output[out] = alphabet[Int(chunk >> 18 & 63)]
-                output[out + 1] = alphabet[Int(chunk >> 12 & 63)]
-                output[out + 2] = alphabet[Int(chunk >> 6 & 63)]
-                output[out + 3] = alphabet[Int(chunk & 63)]
-                out += 4
-                index += 3
+        if let encoded = bytes.withContiguousStorageIfAvailable({ encode($0) }) { return encoded }
+        return Array(bytes).withUnsafeBufferPointer { encode($0) }
+    }
+
+    private static func encode(_ input: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: (input.count * 4 + 2) / 3) { output in
+            alphabet.withUnsafeBufferPointer { alphabet in
+                var out = 0
+                var index = 0
+                while index + 3 <= input.count {
+                    let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                    output[out] = alphabet[Int(chunk >> 18 & 63)]
+                    output[out + 1] = alphabet[Int(chunk >> 12 & 63)]
+                    output[out + 2] = alphabet[Int(chunk >> 6 & 63)]
+                    output[out + 3] = alphabet[Int(chunk & 63)]
+                    out += 4
+                    index += 3
+                }
+                switch input.count - index {
+                case 2:
+                    let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+                    output[out] = alphabet[Int(chunk >> 18 & 63)]
+                    output[out + 1] = alphabet[Int(chunk >> 12 & 63)]
+                    output[out + 2] = alphabet[Int(chunk >> 6 & 63)]
+                    out += 3
+                case 1:
+                    let chunk = UInt32(input[index]) << 16
+                    output[out] = alphabet[Int(chunk >> 18 & 63)]
+                    output[out + 1] = alphabet[Int(chunk >> 12 & 63)]
+                    out += 2
+                default:
+                    break
+                }
+                return out
             }
-            switch input.count - index {
-            case 2:
-                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
-                output[out] = alphabet[Int(chunk >> 18 & 63)]
-                output[out + 1] = alphabet[Int(chunk >> 12 & 63)]
-                output[out + 2] = alphabet[Int(chunk >> 6 & 63)]
-                out += 3
-            case 1:
-                let chunk = UInt32(input[index]) << 16
-                output[out] = alphabet[Int(chunk >> 18 & 63)]
-                output[out + 1] = alphabet[Int(chunk >> 12 & 63)]
-                out += 2
-            default:
-                break
-            }
-            return out
         }
     }
 
@@ -56,33 +61,66 @@ public enum Base64URL {
     }
 
     private static func bytes(_ text: String, canonical: Bool) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count % 4 != 1 else { return nil }
-        var output: [UInt8] = []
-        output.reserveCapacity(utf8.count * 3 / 4)
-        var buffer: UInt32 = 0
-        var bits = 0
-        for byte in utf8 {
-            guard let value = sextet(byte) else { return nil }
-            buffer = buffer << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
-            }
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({ bytes($0, canonical: canonical) }) {
+            return decoded
         }
-        if canonical, buffer & ((1 << UInt32(bits)) - 1) != 0 { return nil }
-        return output
+        return Array(text.utf8).withUnsafeBufferPointer { bytes($0, canonical: canonical) }
     }
 
-    private static func sextet(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
-        case UInt8(ascii: "-"): 62
-        case UInt8(ascii: "_"): 63
-        default: nil
+    private static func bytes(_ input: UnsafeBufferPointer<UInt8>, canonical: Bool) -> [UInt8]? {
+        let tail = input.count % 4
+        guard tail != 1 else { return nil }
+        return sextets.withUnsafeBufferPointer { sextets -> [UInt8]? in
+            var valid = true
+            let output = [UInt8](unsafeUninitializedCapacity: input.count * 3 / 4) { output, written in
+                var index = 0
+                var out = 0
+                while index + 4 <= input.count {
+                    let a = sextets[Int(input[index])], b = sextets[Int(input[index + 1])]
+                    let c = sextets[Int(input[index + 2])], d = sextets[Int(input[index + 3])]
+                    guard (a | b | c | d) & Self.invalid == 0 else {
+                        valid = false
+                        break
+                    }
+                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    output[out] = UInt8(truncatingIfNeeded: chunk >> 16)
+                    output[out + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
+                    output[out + 2] = UInt8(truncatingIfNeeded: chunk)
+                    index += 4
+                    out += 3
+                }
+                if valid, tail > 0 {
+                    // Two characters carry one byte and 4 spare bits; three carry two bytes and 2 spare bits.
+                    let a = sextets[Int(input[index])], b = sextets[Int(input[index + 1])]
+                    let c = tail == 3 ? sextets[Int(input[index + 2])] : 0
+                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+                    let spare = tail == 3 ? UInt32(c & 0b11) : UInt32(b & 0b1111)
+                    if (a | b | c) & Self.invalid != 0 || (canonical && spare != 0) {
+                        valid = false
+                    } else {
+                        output[out] = UInt8(truncatingIfNeeded: chunk >> 16)
+                        out += 1
+                        if tail == 3 {
+                            output[out] = UInt8(truncatingIfNeeded: chunk >> 8)
+                            out += 1
+                        }
+                    }
+                }
+                written = out
+            }
+            return valid ? output : nil
         }
     }
+
+    /// Marks a byte outside the alphabet in ``sextets``.
+    private static let invalid: UInt8 = 0x80
+
+    /// Each byte's value in the alphabet, or ``invalid``.
+    private static let sextets: [UInt8] = {
+        var table = [UInt8](repeating: invalid, count: 256)
+        for (value, character) in alphabet.enumerated() {
+            table[Int(character)] = UInt8(value)
+        }
+        return table
+    }()
 }
