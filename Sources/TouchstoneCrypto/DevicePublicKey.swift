@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import JWTKit
 import TouchstoneProtocol
 import _CryptoExtras
 
@@ -14,13 +13,18 @@ public struct DevicePublicKey: Sendable {
     public let jwk: PublicJWK
     /// The RFC 7638 SHA-256 thumbprint, base64url: the key's `kid`.
     public let thumbprint: String
-    let verifier: JWTKeyCollection
+    private let backing: Backing
+
+    private enum Backing: Sendable {
+        case p256(P256.Signing.PublicKey)
+        case ed25519(Curve25519.Signing.PublicKey)
+        case rsa(_RSA.Signing.PublicKey)
+    }
 
     /// Parses and validates a public JWK.
     /// - Throws: ``KeyError`` when the key is not a valid P-256, Ed25519 or RSA-2048+ public key.
-    public init(jwk: PublicJWK) async throws {
+    public init(jwk: PublicJWK) throws {
         guard jwk.d == nil else { throw KeyError("a private key was sent") }
-        let keys = JWTKeyCollection()
         switch (jwk.kty, jwk.crv) {
         case ("EC", "P-256"):
             let x = try Self.bytes(jwk.x, "x", count: 32)
@@ -31,7 +35,7 @@ public struct DevicePublicKey: Sendable {
             } catch {
                 throw KeyError("the point is not on P-256")
             }
-            await keys.add(ecdsa: try ES256PublicKey(backing: key))
+            backing = .p256(key)
             algorithm = .es256
             self.jwk = PublicJWK(kty: "EC", crv: "P-256", x: Base64URL.encode(x), y: Base64URL.encode(y))
         case ("OKP", "Ed25519"):
@@ -42,7 +46,7 @@ public struct DevicePublicKey: Sendable {
             } catch {
                 throw KeyError("not an Ed25519 public key")
             }
-            await keys.add(eddsa: EdDSA.PublicKey(backing: key))
+            backing = .ed25519(key)
             algorithm = .edDSA
             self.jwk = PublicJWK(kty: "OKP", crv: "Ed25519", x: Base64URL.encode(x))
         case ("RSA", nil):
@@ -60,14 +64,29 @@ public struct DevicePublicKey: Sendable {
             } catch {
                 throw KeyError("not an RSA public key")
             }
-            await keys.add(rsa: try Insecure.RSA.PublicKey(backing: key), digestAlgorithm: .sha256)
+            backing = .rsa(key)
             algorithm = .rs256
             self.jwk = PublicJWK(kty: "RSA", n: Base64URL.encode(n), e: Base64URL.encode(e))
         default:
             throw KeyError("unsupported key type; use EC P-256, OKP Ed25519 or RSA")
         }
         self.thumbprint = Thumbprint.of(self.jwk)
-        self.verifier = keys
+    }
+
+    /// Whether `signature` is this key's JWS signature of `signingInput`, with this key's algorithm: ES256 (r‖s over
+    /// SHA-256, RFC 7518 §3.4), EdDSA (RFC 8037 §3.1) or RS256 (RSASSA-PKCS1-v1_5 over SHA-256, RFC 7518 §3.3).
+    func isValidSignature(_ signature: [UInt8], for signingInput: [UInt8]) -> Bool {
+        switch backing {
+        case .p256(let key):
+            guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+            return key.isValidSignature(signature, for: SHA256.hash(data: signingInput))
+        case .ed25519(let key):
+            return key.isValidSignature(signature, for: signingInput)
+        case .rsa(let key):
+            return key.isValidSignature(
+                _RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: signingInput),
+                padding: .insecurePKCS1v1_5)
+        }
     }
 
     private static func bytes(_ member: String?, _ name: String, count: Int?) throws -> [UInt8] {

@@ -57,3 +57,27 @@ public struct DeviceSigningKey: Sendable {
             DeviceTokenPayload(claims), kid: JWKIdentifier(string: publicKey.thumbprint), header: header)
     }
 }
+
+/// Adapts device-token claims to jwt-kit's payload protocol.
+struct DeviceTokenPayload<Claims: DeviceTokenClaims>: JWTPayload {
+    var claims: Claims
+
+    init(_ claims: Claims) {
+        self.claims = claims
+    }
+
+    init(from decoder: any Decoder) throws {
+        claims = try Claims(from: decoder)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try claims.encode(to: encoder)
+    }
+
+    /// Time-independent claim checks; time is checked against the injected clock in `verify(_:as:…)`.
+    func verify(using _: some JWTAlgorithm) async throws {
+        guard claims.exp > claims.iat else {
+            throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "exp must follow iat")
+        }
+    }
+}

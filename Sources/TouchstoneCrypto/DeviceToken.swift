@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import JWTKit
 import TouchstoneProtocol
 
 /// A device-signed compact JWS before its signature is checked: only routing information may be read from it.
@@ -14,24 +13,39 @@ public struct UnverifiedDeviceToken: Sendable {
     private let signingInputEnd: String.Index
     /// The protected header as decoded here, so that verification does not decode it again.
     let header: Header
+    /// The payload's bytes, decoded from base64url here, so that verification does not decode them again.
+    let payload: Data
 
     /// Splits a compact JWS and reads `kid` and `iss`; nothing here is trusted yet.
     /// - Throws: ``DeviceTokenError`` when the text is not a compact JWS with those members.
     public init(_ compact: String) throws {
-        let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
-        guard compact.utf8.count <= 16_384, parts.count == 3,
-            let headerData = Base64URL.decode(String(parts[0])),
-            let payloadData = Base64URL.decode(String(parts[1])),
+        // The three parts are found on the UTF-8 view: splitting the String itself would break it into Characters.
+        let utf8 = compact.utf8
+        let dot = UInt8(ascii: ".")
+        guard utf8.count <= 16_384, let firstDot = utf8.firstIndex(of: dot), let lastDot = utf8.lastIndex(of: dot),
+            firstDot < lastDot,
+            !utf8[utf8.index(after: firstDot)..<lastDot].contains(dot),
+            let headerData = Base64URL.decode(String(compact[..<firstDot])),
+            let payloadData = Base64URL.decode(String(compact[utf8.index(after: firstDot)..<lastDot])),
             let header = try? JSONDecoder().decode(Header.self, from: headerData),
             let payload = try? JSONDecoder().decode(Issuer.self, from: payloadData)
         else {
             throw DeviceTokenError("not a compact JWS with kid and iss")
         }
         self.compact = compact
-        self.signingInputEnd = compact.lastIndex(of: ".") ?? compact.endIndex
+        self.signingInputEnd = lastDot
         self.kid = header.kid
         self.issuer = payload.iss
         self.header = header
+        self.payload = payloadData
+    }
+
+    /// What was signed: `header.payload` as sent.
+    var signingInput: [UInt8] { Array(compact.utf8[..<signingInputEnd]) }
+
+    /// The signature's bytes; `nil` when the third part is not base64url.
+    var signature: [UInt8]? {
+        Base64URL.decode(String(compact[compact.utf8.index(after: signingInputEnd)...])).map { [UInt8]($0) }
     }
 
     /// SHA-256 of what was signed (`header.payload`), base64url: what the server keeps to accept a token only once.
@@ -95,16 +109,18 @@ extension DevicePublicKey {
     /// - ⚠️ A token that verifies must still be recorded as used before it has any effect.
     public func verify<Claims: DeviceTokenClaims>(
         _ token: UnverifiedDeviceToken, as _: Claims.Type, issuer: String, rules: DeviceTokenRules, now: Date
-    ) async throws -> Claims {
+    ) throws -> Claims {
         guard token.kid == thumbprint else { throw DeviceTokenError("kid does not name this key") }
-        let payload: DeviceTokenPayload<Claims>
+        guard let signature = token.signature, isValidSignature(signature, for: token.signingInput) else {
+            throw DeviceTokenError("signature rejected")
+        }
+        let claims: Claims
         do {
-            payload = try await verifier.verify(token.compact, as: DeviceTokenPayload<Claims>.self)
+            claims = try JSONDecoder().decode(Claims.self, from: token.payload)
         } catch {
-            throw DeviceTokenError("signature or payload rejected: \(error)")
+            throw DeviceTokenError("payload rejected: \(error)")
         }
         try checkHeader(of: token, expecting: Claims.tokenType)
-        let claims = payload.claims
         let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
         guard claims.iss == issuer else { throw DeviceTokenError("iss does not match") }
         guard claims.aud == rules.audience else { throw DeviceTokenError("aud is not this server") }
@@ -130,29 +146,5 @@ public struct DeviceTokenError: Error, Sendable, CustomStringConvertible {
 
     init(_ description: String) {
         self.description = description
-    }
-}
-
-/// Adapts device-token claims to jwt-kit's payload protocol.
-struct DeviceTokenPayload<Claims: DeviceTokenClaims>: JWTPayload {
-    var claims: Claims
-
-    init(_ claims: Claims) {
-        self.claims = claims
-    }
-
-    init(from decoder: any Decoder) throws {
-        claims = try Claims(from: decoder)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        try claims.encode(to: encoder)
-    }
-
-    /// Time-independent claim checks; time is checked against the injected clock in `verify(_:as:…)`.
-    func verify(using _: some JWTAlgorithm) async throws {
-        guard claims.exp > claims.iat else {
-            throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "exp must follow iat")
-        }
     }
 }

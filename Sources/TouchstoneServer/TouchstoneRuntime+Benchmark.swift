@@ -30,8 +30,8 @@ extension TouchstoneRuntime {
         for enrollment in enrollments {
             let user = UserRecord(
                 id: ServiceEnvironment.newID(), username: enrollment.username, passwordHash: passwordHash, createdAt: now)
-            let deviceKey = try await DevicePublicKey(jwk: enrollment.deviceKey)
-            let biometricKey = try await DevicePublicKey(jwk: enrollment.biometricKey)
+            let deviceKey = try DevicePublicKey(jwk: enrollment.deviceKey)
+            let biometricKey = try DevicePublicKey(jwk: enrollment.biometricKey)
             guard deviceKey.thumbprint != biometricKey.thumbprint else {
                 throw ProblemError.invalidKey("the biometric key and the device key must differ")
             }

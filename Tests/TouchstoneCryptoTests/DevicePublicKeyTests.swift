@@ -38,19 +38,19 @@ import _CryptoExtras
     // MARK: Accepted
 
     @Test func acceptsP256() async throws {
-        let key = try await DevicePublicKey(jwk: Self.p256JWK())
+        let key = try DevicePublicKey(jwk: Self.p256JWK())
         #expect(key.algorithm == .es256)
         #expect(key.jwk == (try Self.p256JWK()))
     }
 
     @Test func acceptsEd25519() async throws {
-        let key = try await DevicePublicKey(jwk: Self.ed25519JWK())
+        let key = try DevicePublicKey(jwk: Self.ed25519JWK())
         #expect(key.algorithm == .edDSA)
         #expect(key.jwk == (try Self.ed25519JWK()))
     }
 
     @Test func acceptsRSA2048() async throws {
-        let key = try await DevicePublicKey(jwk: Self.rsaJWK())
+        let key = try DevicePublicKey(jwk: Self.rsaJWK())
         #expect(key.algorithm == .rs256)
         #expect(key.jwk == (try Self.rsaJWK()))
     }
@@ -58,7 +58,7 @@ import _CryptoExtras
     @Test(arguments: TestDevice.Algorithm.allCases)
     func acceptsGeneratedKeys(_ algorithm: TestDevice.Algorithm) async throws {
         let signing = try await TestDevice.key(algorithm)
-        let key = try await DevicePublicKey(jwk: signing.publicKey.jwk)
+        let key = try DevicePublicKey(jwk: signing.publicKey.jwk)
         let expected: DeviceKeyAlgorithm =
             switch algorithm {
             case .p256: .es256
@@ -72,7 +72,7 @@ import _CryptoExtras
 
     @Test func acceptsRSA3072() async throws {
         let primitives = try _RSA.Signing.PrivateKey(keySize: .bits3072).publicKey.getKeyPrimitives()
-        let key = try await DevicePublicKey(
+        let key = try DevicePublicKey(
             jwk: PublicJWK(kty: "RSA", n: Base64URL.encode(primitives.modulus), e: Base64URL.encode(primitives.publicExponent)))
         #expect(key.algorithm == .rs256)
     }
@@ -84,7 +84,7 @@ import _CryptoExtras
         let jwk: PublicJWK = try Vectors.json("rsa/rsa2050_public.jwk")
         let n = try #require(jwk.n.flatMap(Base64URL.decode))
         #expect(n.count == 257 && n.first == 0x02)  // 2050 bits
-        let key = try await DevicePublicKey(jwk: jwk)
+        let key = try DevicePublicKey(jwk: jwk)
         #expect(key.algorithm == .rs256)
     }
 
@@ -93,7 +93,7 @@ import _CryptoExtras
         for alg in ["none", "HS256", "RS256"] {
             let text = #"{"kty":"EC","crv":"P-256","alg":"\#(alg)","#
                 + #""x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}"#
-            let key = try await DevicePublicKey(jwk: JSONDecoder().decode(PublicJWK.self, from: Data(text.utf8)))
+            let key = try DevicePublicKey(jwk: JSONDecoder().decode(PublicJWK.self, from: Data(text.utf8)))
             #expect(key.algorithm == .es256)
         }
     }
@@ -237,7 +237,7 @@ import _CryptoExtras
     }
 
     @Test func acceptsAnRSAExponentWithALeadingZeroByte() async throws {
-        let key = try await DevicePublicKey(jwk: PublicJWK(kty: "RSA", n: try Self.rsaJWK().n, e: "AAEAAQ"))
+        let key = try DevicePublicKey(jwk: PublicJWK(kty: "RSA", n: try Self.rsaJWK().n, e: "AAEAAQ"))
         #expect(key.jwk.e == "AQAB")
     }
 }

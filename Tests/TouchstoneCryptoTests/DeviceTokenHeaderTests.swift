@@ -85,7 +85,7 @@ import TouchstoneTestSupport
             iss: TokenFixture.issuer, aud: TokenFixture.audience, iat: TokenFixture.nowSeconds,
             exp: TokenFixture.nowSeconds + 60, nonce: "bm9uY2U", dfp: "ZGZw")
         let compact = try await fixture.key.sign(assertion)
-        let asAssertion = try await fixture.key.publicKey.verify(
+        let asAssertion = try fixture.key.publicKey.verify(
             UnverifiedDeviceToken(compact), as: AssertionClaims.self, issuer: TokenFixture.issuer,
             rules: TokenFixture.rules, now: TokenFixture.now)
         #expect(asAssertion == assertion)

@@ -90,6 +90,15 @@ import _CryptoExtras
         }
     }
 
+    /// JWS writes an ES256 signature as r‖s (RFC 7518 §3.4); the same valid signature in DER is refused.
+    @Test func derEncodedES256SignatureIsRefused() async throws {
+        let fixture = try await TokenFixture(.p256)
+        let parts = CompactJWS.parts(try await fixture.key.sign(TokenFixture.claims()))
+        let raw = try #require(Base64URL.decode(parts[2]))
+        let der = try P256.Signing.ECDSASignature(rawRepresentation: raw).derRepresentation
+        try await fixture.expectRefused(parts[0] + "." + parts[1] + "." + Base64URL.encode(der))
+    }
+
     // MARK: alg: none
 
     @Test(arguments: ["none", "None", "NONE"])

@@ -19,7 +19,7 @@ import TouchstoneProtocol
         let token = try await key.publicKey.signedToken(Self.claims()) { input in
             Array(try privateKey.signature(for: Data(input)).rawRepresentation)
         }
-        let verified = try await key.publicKey.verify(
+        let verified = try key.publicKey.verify(
             UnverifiedDeviceToken(token), as: ProofClaims.self, issuer: "enrolment",
             rules: DeviceTokenRules(audience: Self.audience), now: Date())
         #expect(verified.nonce == "challenge")

@@ -24,7 +24,7 @@ import TouchstoneTestSupport
         #expect(expected == "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
         let jwk = try Self.rfc7638Key()
         #expect(Thumbprint.of(jwk) == expected)
-        let key = try await DevicePublicKey(jwk: jwk)
+        let key = try DevicePublicKey(jwk: jwk)
         #expect(key.thumbprint == expected)
         #expect(key.algorithm == .rs256)
     }
@@ -34,7 +34,7 @@ import TouchstoneTestSupport
         #expect(vector.thumbprint_sha256 == "kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k")
         let jwk = PublicJWK(kty: vector.jwk.kty, crv: vector.jwk.crv, x: vector.jwk.x)
         #expect(Thumbprint.of(jwk) == vector.thumbprint_sha256)
-        let key = try await DevicePublicKey(jwk: jwk)
+        let key = try DevicePublicKey(jwk: jwk)
         #expect(key.thumbprint == vector.thumbprint_sha256)
         #expect(key.algorithm == .edDSA)
     }
@@ -45,7 +45,7 @@ import TouchstoneTestSupport
         let e = try #require(vector.e.flatMap(Base64URL.decode))
         let padded = PublicJWK(kty: "RSA", n: Base64URL.encode([0] + n), e: Base64URL.encode([0] + e))
         #expect(padded.n != vector.n)
-        let key = try await DevicePublicKey(jwk: padded)
+        let key = try DevicePublicKey(jwk: padded)
         #expect(key.thumbprint == "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
         #expect(key.jwk == PublicJWK(kty: "RSA", n: vector.n, e: vector.e))
     }
@@ -58,7 +58,7 @@ import TouchstoneTestSupport
             """
         // `x` and `y` are PublicJWK members, but not ones RFC 7638 hashes for RSA.
         let jwk = try JSONDecoder().decode(PublicJWK.self, from: Data(noisy.utf8))
-        let key = try await DevicePublicKey(jwk: jwk)
+        let key = try DevicePublicKey(jwk: jwk)
         #expect(key.thumbprint == "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
         #expect(key.jwk == PublicJWK(kty: "RSA", n: vector.n, e: vector.e))
     }
@@ -70,7 +70,7 @@ import TouchstoneTestSupport
             noisy.n = "AQAB"
             noisy.e = "AQAB"
             if algorithm == .ed25519 { noisy.y = clean.jwk.x }
-            let key = try await DevicePublicKey(jwk: noisy)
+            let key = try DevicePublicKey(jwk: noisy)
             #expect(key.thumbprint == clean.thumbprint)
             #expect(key.jwk == clean.jwk)
         }

@@ -51,7 +51,7 @@ struct TokenFixture: Sendable {
     func verify(_ compact: String, issuer: String = issuer, rules: DeviceTokenRules = rules, now: Date = now)
         async throws -> ProofClaims
     {
-        try await key.publicKey.verify(
+        try key.publicKey.verify(
             UnverifiedDeviceToken(compact), as: ProofClaims.self, issuer: issuer, rules: rules, now: now)
     }
 

@@ -40,7 +40,7 @@ struct DecisionService: Sendable {
             throw ProblemError.invalidAssertion
         }
         let claims = try await DeviceTokenGate(environment: environment).accept(
-            token, key: try await environment.deviceKeys.key(for: jwk), as: DecisionClaims.self, issuer: device.id,
+            token, key: try environment.deviceKeys.key(for: jwk), as: DecisionClaims.self, issuer: device.id,
             invalid: .invalidAssertion, replayed: .challengeInvalid,
             check: { ($0.pin != nil) != usesBiometricKey && ["approve", "deny"].contains($0.decision) })
         guard target.isRecipient(device),

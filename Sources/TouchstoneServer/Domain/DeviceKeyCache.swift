@@ -18,9 +18,9 @@ final class DeviceKeyCache: Sendable {
 
     /// The parsed key of `jwk`, parsed now when it is not cached.
     /// - Throws: ``KeyError`` when `jwk` is not a key enrolment accepts.
-    func key(for jwk: PublicJWK) async throws -> DevicePublicKey {
+    func key(for jwk: PublicJWK) throws -> DevicePublicKey {
         if let key = keys.withLock({ $0[jwk] }) { return key }
-        let key = try await DevicePublicKey(jwk: jwk)
+        let key = try DevicePublicKey(jwk: jwk)
         keys.withLock { keys in
             if keys.count >= capacity, let any = keys.keys.first {
                 keys.removeValue(forKey: any)

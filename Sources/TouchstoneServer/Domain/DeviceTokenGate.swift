@@ -17,7 +17,7 @@ struct DeviceTokenGate: Sendable {
         _ token: UnverifiedDeviceToken, key: DevicePublicKey, as type: Claims.Type, issuer: String,
         invalid: ProblemError, replayed: ProblemError, check: (Claims) -> Bool = { _ in true }
     ) async throws -> Claims {
-        let claims = try await verify(token, key: key, as: type, issuer: issuer, invalid: invalid, check: check)
+        let claims = try verify(token, key: key, as: type, issuer: issuer, invalid: invalid, check: check)
         let first = try await environment.store.recordUsedToken(
             digest: token.digest, expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.exp)))
         guard first else { throw replayed }
@@ -25,15 +25,16 @@ struct DeviceTokenGate: Sendable {
     }
 
     /// Verifies `token` with `key` and applies `check`, without recording it.
-    /// - ⚠️ The caller must record the token as used (``TouchstoneStore/recordUsedToken(digest:expiresAt:)`` or
-    ///   ``TouchstoneStore/commitLogin(_:)``) before it has any effect.
+    /// - ⚠️ The caller must spend the token before it has any effect: record it as used
+    ///   (``TouchstoneStore/recordUsedToken(digest:expiresAt:)``), or consume the challenge it answers
+    ///   (``TouchstoneStore/commitLogin(_:)``).
     func verify<Claims: DeviceTokenClaims>(
         _ token: UnverifiedDeviceToken, key: DevicePublicKey, as type: Claims.Type, issuer: String,
         invalid: ProblemError, check: (Claims) -> Bool = { _ in true }
-    ) async throws -> Claims {
+    ) throws -> Claims {
         let claims: Claims
         do {
-            claims = try await key.verify(
+            claims = try key.verify(
                 token, as: type, issuer: issuer, rules: environment.tokenRules, now: environment.clock.now())
         } catch {
             environment.logger.info(

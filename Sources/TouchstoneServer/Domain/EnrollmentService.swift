@@ -73,7 +73,7 @@ struct EnrollmentService: Sendable {
             let token = try DeviceTokenGate.parse(proof, invalid: .invalidProof)
             let claims: ProofClaims
             do {
-                claims = try await key.verify(
+                claims = try key.verify(
                     token, as: ProofClaims.self, issuer: enrollment.id, rules: environment.tokenRules, now: now)
             } catch {
                 environment.logger.info("enrolment proof refused", metadata: ["reason": .string("\(error)")])
@@ -200,7 +200,7 @@ struct EnrollmentService: Sendable {
 
     private static func key(_ jwk: PublicJWK) async throws -> DevicePublicKey {
         do {
-            return try await DevicePublicKey(jwk: jwk)
+            return try DevicePublicKey(jwk: jwk)
         } catch {
             throw ProblemError.invalidKey("\(error)")
         }
