@@ -17,7 +17,7 @@ actor TokenSigner {
     private let accessTokenLifetime: TimeInterval
     private var keys: JWTKeyCollection = JWTKeyCollection()
     private var published: [JWKSet.Key] = []
-    private var signingKid: String?
+    private var signing: SigningKey?
     private var loadedAt: Date = .distantPast
     /// How often keys are read again from the database, so that a rotation reaches every instance.
     private let reloadInterval: TimeInterval = 30
@@ -51,8 +51,32 @@ actor TokenSigner {
     /// Signs access-token claims with the current key.
     func sign(_ claims: AccessTokenClaims) async throws -> String {
         try await reloadIfStale()
-        guard let signingKid else { throw ConfigurationError("no active signing key") }
-        return try await keys.sign(claims, kid: JWKIdentifier(string: signingKid), header: ["typ": "at+jwt"])
+        guard let signing else { throw ConfigurationError("no active signing key") }
+        return try signing.sign(claims)
+    }
+
+    /// The current key with its encoded header, signing with swift-crypto directly: the compact JWS is written once,
+    /// without a second JSON encoding of the header or a pass through jwt-kit's key collection.
+    private struct SigningKey {
+        let key: P256.Signing.PrivateKey
+        /// base64url of `{"alg":"ES256","kid":…,"typ":"at+jwt"}` and the `.` after it.
+        let encodedHeader: [UInt8]
+
+        init(key: P256.Signing.PrivateKey, kid: String) throws {
+            self.key = key
+            struct Header: Encodable {
+                let alg = "ES256"
+                let kid: String
+                let typ = "at+jwt"
+            }
+            encodedHeader = Array((Base64URL.encode(try JSONEncoder().encode(Header(kid: kid))) + ".").utf8)
+        }
+
+        func sign(_ claims: AccessTokenClaims) throws -> String {
+            let signingInput = encodedHeader + Array(Base64URL.encode(try JSONEncoder().encode(claims)).utf8)
+            let signature = try key.signature(for: signingInput).rawRepresentation
+            return String(decoding: signingInput, as: UTF8.self) + "." + Base64URL.encode(signature)
+        }
     }
 
     /// Verifies an access token's signature (with a published key, ES256 only), `typ`, `iss` and `exp`.
@@ -76,7 +100,7 @@ actor TokenSigner {
         let records = try await store.serverKeys()
         let collection = JWTKeyCollection()
         var published: [JWKSet.Key] = []
-        var signing: ServerKeyRecord?
+        var signing: (record: ServerKeyRecord, key: P256.Signing.PrivateKey)?
         for record in records {
             if let retired = record.retiredAt, retired.addingTimeInterval(2 * accessTokenLifetime) < now { continue }
             guard let raw = Base64URL.decode(record.privateKey),
@@ -89,12 +113,12 @@ actor TokenSigner {
                     kty: "EC", crv: "P-256", x: Base64URL.encode(point.prefix(32)), y: Base64URL.encode(point.suffix(32)),
                     kid: record.kid, alg: "ES256", use: "sig"))
             if record.activatesAt <= now, record.retiredAt.map({ $0 > now }) ?? true {
-                if signing.map({ record.activatesAt >= $0.activatesAt }) ?? true { signing = record }
+                if signing.map({ record.activatesAt >= $0.record.activatesAt }) ?? true { signing = (record, privateKey) }
             }
         }
         self.keys = collection
         self.published = published
-        self.signingKid = signing?.kid
+        self.signing = try signing.map { try SigningKey(key: $0.key, kid: $0.record.kid) }
         self.loadedAt = now
     }
 
