@@ -12,13 +12,13 @@ import TouchstoneTestSupport
 @Suite struct LoginCommitTests {
     /// A session ready to be committed for `deviceId`, as `LoginService` prepares it.
     private func issue(
-        _ harness: Harness, device: DeviceRecord, challenge: String, digest: String
+        _ harness: Harness, device: DeviceRecord, challenge: String
     ) async throws -> LoginCommit {
         let session = try await SessionService(environment: harness.runtime.environment).prepare(
             userId: device.userId, device: device, clientId: device.clientId, amr: ["bio"], acr: "aal2")
         let thumbprint = try #require(device.biometricKeyThumbprint)
         return LoginCommit(
-            tokenDigest: digest, tokenExpiresAt: harness.now + 60, challenge: challenge, deviceId: device.id,
+            challenge: challenge, deviceId: device.id,
             purpose: LoginService.purpose, now: harness.now,
             effect: .issue(
                 session: session.record, refreshTokenHash: session.refreshTokenHash, signedWithBiometricKey: true,
@@ -40,12 +40,12 @@ import TouchstoneTestSupport
             let challenge = try await harness.challenge(enrolled.deviceId)
             // The login read the device while it was active; an administrator revokes it before the commit.
             #expect(try await harness.store.revokeDevice(id: device.id, reason: "admin", at: harness.now))
-            let commit = try await issue(harness, device: device, challenge: challenge, digest: "digest-revoked")
+            let commit = try await issue(harness, device: device, challenge: challenge)
             #expect(try await harness.store.commitLogin(commit) == .deviceRevoked)
             let sessionId = try #require(issuedSessionId(commit))
             #expect(try await harness.store.session(id: sessionId) == nil)
-            // What came before the refusal stays written: the same token is a replay, the challenge is spent.
-            #expect(try await harness.store.commitLogin(commit) == .replayed)
+            // What came before the refusal stays written: the challenge is spent, so the same assertion is refused.
+            #expect(try await harness.store.commitLogin(commit) == .challengeInvalid)
             #expect(
                 try await harness.store.consumeChallenge(
                     challenge, subject: device.id, purpose: LoginService.purpose, now: harness.now) == false)
@@ -58,7 +58,7 @@ import TouchstoneTestSupport
             let device = try #require(try await harness.store.device(id: enrolled.deviceId))
             let challenge = try await harness.challenge(enrolled.deviceId)
             #expect(try await harness.store.removeBiometricKey(deviceId: device.id))
-            let commit = try await issue(harness, device: device, challenge: challenge, digest: "digest-opted-out")
+            let commit = try await issue(harness, device: device, challenge: challenge)
             #expect(try await harness.store.commitLogin(commit) == .keyRemoved)
             let audit = try await harness.store.auditEvents(since: nil, userId: device.userId)
             #expect(!audit.contains { $0.event == "login" && $0.outcome == "ok" }, "\(audit)")
@@ -71,7 +71,7 @@ import TouchstoneTestSupport
             let device = try #require(try await harness.store.device(id: enrolled.deviceId))
             let challenge = try await harness.challenge(enrolled.deviceId)
             harness.clock.advance(by: 5)
-            let commit = try await issue(harness, device: device, challenge: challenge, digest: "digest-ok")
+            let commit = try await issue(harness, device: device, challenge: challenge)
             #expect(try await harness.store.commitLogin(commit) == .committed)
             let sessionId = try #require(issuedSessionId(commit))
             #expect(try await harness.store.session(id: sessionId)?.deviceId == device.id)
@@ -79,7 +79,7 @@ import TouchstoneTestSupport
             let audit = try await harness.store.auditEvents(since: nil, userId: device.userId)
             #expect(audit.contains { $0.event == "login" && $0.outcome == "ok" && $0.deviceId == device.id })
             // An unknown challenge is refused.
-            let other = try await issue(harness, device: device, challenge: "not-a-challenge", digest: "digest-2")
+            let other = try await issue(harness, device: device, challenge: "not-a-challenge")
             #expect(try await harness.store.commitLogin(other) == .challengeInvalid)
         }
     }

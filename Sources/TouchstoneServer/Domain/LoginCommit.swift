@@ -17,8 +17,6 @@ struct LoginCommit: Sendable {
 
     /// How far the commit got; every step before the one named is committed.
     enum Outcome: Sendable, Equatable {
-        /// The assertion's digest was recorded before: a replay; nothing else was written.
-        case replayed
         /// The challenge was unknown, spent, expired, or bound to another device or purpose.
         case challengeInvalid
         /// `issue` only: the device was revoked since it was read; no session.
@@ -29,9 +27,8 @@ struct LoginCommit: Sendable {
         case committed
     }
 
-    /// The assertion's ``UnverifiedDeviceToken/digest``, kept until `tokenExpiresAt`.
-    var tokenDigest: String
-    var tokenExpiresAt: Date
+    /// The assertion's nonce. Consuming it is what makes the assertion single-use: the same assertion, or any other
+    /// answering this challenge, finds it spent, so no digest of the assertion needs to be kept as well.
     var challenge: String
     var deviceId: String
     var purpose: String

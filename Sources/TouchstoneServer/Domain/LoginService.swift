@@ -49,8 +49,8 @@ struct LoginService: Sendable {
         guard let (jwk, usesBiometricKey) = device.registeredKey(kid: token.kid) else {
             throw ProblemError.invalidAssertion
         }
-        let claims = try await DeviceTokenGate(environment: environment).verify(
-            token, key: try await environment.deviceKeys.key(for: jwk), as: AssertionClaims.self, issuer: device.id,
+        let claims = try DeviceTokenGate(environment: environment).verify(
+            token, key: try environment.deviceKeys.key(for: jwk), as: AssertionClaims.self, issuer: device.id,
             invalid: .invalidAssertion,
             // A PIN goes with the device key and only with it.
             check: { ($0.pin != nil) != usesBiometricKey })
@@ -75,10 +75,9 @@ struct LoginService: Sendable {
         }
         let outcome = try await environment.store.commitLogin(
             LoginCommit(
-                tokenDigest: token.digest, tokenExpiresAt: Date(timeIntervalSince1970: TimeInterval(claims.exp)),
                 challenge: claims.nonce, deviceId: device.id, purpose: Self.purpose, now: now, effect: effect))
         switch outcome {
-        case .replayed, .challengeInvalid: throw ProblemError.challengeInvalid
+        case .challengeInvalid: throw ProblemError.challengeInvalid
         case .deviceRevoked: throw ProblemError.deviceRevoked
         case .keyRemoved: throw ProblemError.invalidAssertion
         case .committed: break

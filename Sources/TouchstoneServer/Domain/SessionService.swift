@@ -29,8 +29,8 @@ struct SessionService: Sendable {
     ) async throws -> PreparedSession {
         let now = environment.clock.now()
         let record = SessionRecord(
-            id: ServiceEnvironment.newID(), userId: userId, deviceId: device?.id, clientId: clientId, amr: amr,
-            acr: acr, authTime: authTime ?? now, lastActivityAt: now, createdAt: now, revokedAt: nil)
+            id: ServiceEnvironment.newTimeOrderedID(at: now), userId: userId, deviceId: device?.id, clientId: clientId,
+            amr: amr, acr: acr, authTime: authTime ?? now, lastActivityAt: now, createdAt: now, revokedAt: nil)
         let refreshToken = SecretDigest.randomToken()
         let wire = try await tokens(for: record, jkt: device?.deviceKeyThumbprint, refreshToken: refreshToken)
         return PreparedSession(record: record, refreshTokenHash: SecretDigest.sha256(refreshToken), wire: wire)
@@ -94,7 +94,7 @@ struct SessionService: Sendable {
         guard token.issuer == deviceId, let device = try await environment.store.device(id: deviceId),
             device.isActive, token.kid == device.deviceKeyThumbprint
         else { throw invalid }
-        let key = try await environment.deviceKeys.key(for: device.deviceKey)
+        let key = try environment.deviceKeys.key(for: device.deviceKey)
         let claims = try await DeviceTokenGate(environment: environment).accept(
             token, key: key, as: RequestClaims.self, issuer: deviceId, invalid: invalid, replayed: invalid)
         guard claims.htm == method, claims.htu == environment.settings.issuer + path, !claims.jti.isEmpty else {

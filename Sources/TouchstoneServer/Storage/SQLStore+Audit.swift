@@ -10,10 +10,11 @@ extension SQLStore {
 
     static func insertAudit(_ event: AuditEvent, in database: any SQLDatabase) async throws {
         let milliseconds = Int64((event.at.timeIntervalSince1970 * 1000).rounded(.down))
+        let id = ServiceEnvironment.newTimeOrderedID(at: event.at)
         try await database.raw(
             """
             INSERT INTO audit_events (id, at_ms, event, outcome, user_id, device_id, client_id, ip, detail)
-            VALUES (\(bind: ServiceEnvironment.newID()), \(bind: milliseconds), \(bind: event.event),
+            VALUES (\(bind: id), \(bind: milliseconds), \(bind: event.event),
                 \(bind: event.outcome), \(bind: event.userId), \(bind: event.deviceId), \(bind: event.clientId),
                 \(bind: event.ip), \(bind: event.detail))
             """

@@ -4,11 +4,8 @@ import SQLKit
 extension SQLStore {
     func commitLogin(_ login: LoginCommit) async throws -> LoginCommit.Outcome {
         try await provider.transaction { database in
-            // Each refusal below returns instead of throwing, so that what was written before it commits: a verified
-            // token is used once whatever the outcome, and a challenge is consumed by the first verified assertion.
-            guard
-                try await Self.recordUsedToken(digest: login.tokenDigest, expiresAt: login.tokenExpiresAt, in: database)
-            else { return .replayed }
+            // Each refusal below returns instead of throwing, so that what was written before it commits: the challenge
+            // is consumed by the first verified assertion whatever the outcome, which also spends the assertion.
             guard
                 try await Self.consumeChallenge(
                     login.challenge, subject: login.deviceId, purpose: login.purpose, now: login.now, in: database)

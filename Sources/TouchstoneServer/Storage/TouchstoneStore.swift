@@ -64,8 +64,8 @@ protocol TouchstoneStore: Sendable {
     func consumeChallenge(_ challenge: String, subject: String, purpose: String, now: Date) async throws -> Bool
     /// Records a verified token's digest; `false` when it was recorded before (a replay).
     func recordUsedToken(digest: String, expiresAt: Date) async throws -> Bool
-    /// In one transaction: records a verified login assertion, consumes its challenge and applies the login's
-    /// effect (see ``LoginCommit``), stopping at the first step that refuses; the steps before it stay written.
+    /// In one transaction: consumes a verified login assertion's challenge (which spends the assertion) and applies
+    /// the login's effect (see ``LoginCommit``), stopping at the first step that refuses; the steps before it stay written.
     func commitLogin(_ login: LoginCommit) async throws -> LoginCommit.Outcome
 
     // MARK: Sessions
