@@ -2,6 +2,10 @@
 enum JSONText {
     /// `value` as a JSON string literal, quotes included.
     static func string(_ value: String) -> String {
+        // The common case (ids, base64url, URLs) has nothing to escape and is copied whole.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + value + "\""
+        }
         var out = "\""
         out.reserveCapacity(value.utf8.count + 2)
         for scalar in value.unicodeScalars {
