@@ -58,7 +58,8 @@ public struct DeviceSigningKey: Sendable {
     }
 }
 
-/// Adapts device-token claims to jwt-kit's payload protocol.
+/// Adapts device-token claims to jwt-kit's payload protocol, for signing; verification does not use jwt-kit
+/// (``DevicePublicKey/verify(_:as:issuer:rules:now:)``).
 struct DeviceTokenPayload<Claims: DeviceTokenClaims>: JWTPayload {
     var claims: Claims
 
@@ -74,10 +75,6 @@ struct DeviceTokenPayload<Claims: DeviceTokenClaims>: JWTPayload {
         try claims.encode(to: encoder)
     }
 
-    /// Time-independent claim checks; time is checked against the injected clock in `verify(_:as:…)`.
-    func verify(using _: some JWTAlgorithm) async throws {
-        guard claims.exp > claims.iat else {
-            throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "exp must follow iat")
-        }
-    }
+    /// Never called: these tokens are verified by ``DevicePublicKey/verify(_:as:issuer:rules:now:)``.
+    func verify(using _: some JWTAlgorithm) async throws {}
 }

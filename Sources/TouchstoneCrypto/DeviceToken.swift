@@ -106,7 +106,8 @@ extension DevicePublicKey {
     ///   - rules: the audience and time limits.
     ///   - now: the current time.
     /// - Throws: ``DeviceTokenError`` with the reason (for logs, never for the client).
-    /// - ⚠️ A token that verifies must still be recorded as used before it has any effect.
+    /// - ⚠️ A token that verifies must still be spent before it has any effect: recorded as used, or the challenge it
+    ///   answers consumed.
     public func verify<Claims: DeviceTokenClaims>(
         _ token: UnverifiedDeviceToken, as _: Claims.Type, issuer: String, rules: DeviceTokenRules, now: Date
     ) throws -> Claims {
