@@ -41,7 +41,7 @@ public struct DeviceSigningKey: Sendable {
                 throw KeyError("RSA keys must have at least 2048 bits")
             }
         }
-        self.publicKey = try await DevicePublicKey(jwk: jwk)
+        self.publicKey = try DevicePublicKey(jwk: jwk)
         self.signer = signer
     }
 
