@@ -26,14 +26,14 @@ import TouchstoneTestSupport
         let fixture = try await TokenFixture(testCase.key)
         var header = fixture.header
         header.alg = testCase.alg
-        try await fixture.expectRefused(try fixture.forge(header))
+        try fixture.expectRefused(try fixture.forge(header))
     }
 
     @Test func missingAlgIsRefused() async throws {
         let fixture = try await TokenFixture(.p256)
         var header = fixture.header
         header.alg = nil
-        try await fixture.expectRefused(try fixture.forge(header))
+        try fixture.expectRefused(try fixture.forge(header))
     }
 
     @Test func kidOfAnotherKeyIsRefused() async throws {
@@ -43,7 +43,7 @@ import TouchstoneTestSupport
         header.kid = other.publicKey.thumbprint
         // Signed by the fixture's key, but naming the other key…
         let compact = try fixture.forge(header)
-        try await fixture.expectRefused(compact)
+        try fixture.expectRefused(compact)
         // …which does not verify it either.
         await #expect(throws: DeviceTokenError.self) {
             try await other.publicKey.verify(
@@ -68,14 +68,14 @@ import TouchstoneTestSupport
         let fixture = try await TokenFixture(.p256)
         var header = fixture.header
         header.typ = typ
-        try await fixture.expectRefused(try fixture.forge(header))
+        try fixture.expectRefused(try fixture.forge(header))
     }
 
     @Test func missingTypIsRefused() async throws {
         let fixture = try await TokenFixture(.p256)
         var header = fixture.header
         header.typ = nil
-        try await fixture.expectRefused(try fixture.forge(header))
+        try fixture.expectRefused(try fixture.forge(header))
     }
 
     /// An assertion carries every proof claim (`nonce` included), so only `typ` tells them apart.
@@ -89,7 +89,7 @@ import TouchstoneTestSupport
             UnverifiedDeviceToken(compact), as: AssertionClaims.self, issuer: TokenFixture.issuer,
             rules: TokenFixture.rules, now: TokenFixture.now)
         #expect(asAssertion == assertion)
-        try await fixture.expectRefused(compact)
+        try fixture.expectRefused(compact)
     }
 
     @Test(arguments: [
@@ -102,7 +102,7 @@ import TouchstoneTestSupport
         let fixture = try await TokenFixture(.p256)
         var header = fixture.header
         header.extra = [member]
-        try await fixture.expectRefused(try fixture.forge(header))
+        try fixture.expectRefused(try fixture.forge(header))
     }
 
     @Test func unknownNonCriticalHeaderMembersAreIgnored() async throws {
@@ -110,6 +110,6 @@ import TouchstoneTestSupport
         var header = fixture.header
         header.extra = [#""touchstone-ext":true"#, #""cty":"JWT""#]
         let claims = TokenFixture.claims()
-        try await fixture.expectAccepted(try fixture.forge(header, claims: claims), claims: claims)
+        try fixture.expectAccepted(try fixture.forge(header, claims: claims), claims: claims)
     }
 }

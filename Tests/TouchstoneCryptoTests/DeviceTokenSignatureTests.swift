@@ -13,7 +13,7 @@ import _CryptoExtras
     func signedTokenVerifies(_ algorithm: TestDevice.Algorithm) async throws {
         let fixture = try await TokenFixture(algorithm)
         let claims = TokenFixture.claims()
-        try await fixture.expectAccepted(try await fixture.key.sign(claims), claims: claims)
+        try fixture.expectAccepted(try await fixture.key.sign(claims), claims: claims)
     }
 
     /// The hand-built tokens the other tests tamper with verify when left alone.
@@ -21,7 +21,7 @@ import _CryptoExtras
     func handBuiltTokenVerifies(_ algorithm: TestDevice.Algorithm) async throws {
         let fixture = try await TokenFixture(algorithm)
         let claims = TokenFixture.claims()
-        try await fixture.expectAccepted(try fixture.forge(claims: claims), claims: claims)
+        try fixture.expectAccepted(try fixture.forge(claims: claims), claims: claims)
     }
 
     @Test(arguments: TestDevice.Algorithm.allCases)
@@ -41,7 +41,7 @@ import _CryptoExtras
         let fixture = try await TokenFixture(algorithm)
         let other = try await TestDevice.key(algorithm)
         // The other key signs a header that names this fixture's key.
-        try await fixture.expectRefused(try fixture.forge(signedBy: other))
+        try fixture.expectRefused(try fixture.forge(signedBy: other))
     }
 
     @Test func signatureByAKeyOfAnotherTypeIsRefused() async throws {
@@ -50,8 +50,8 @@ import _CryptoExtras
             let other = try await TestDevice.key(algorithm)
             var header = fixture.header
             header.alg = other.publicKey.algorithm.rawValue
-            try await fixture.expectRefused(try fixture.forge(header, signedBy: other))
-            try await fixture.expectRefused(try fixture.forge(signedBy: other))
+            try fixture.expectRefused(try fixture.forge(header, signedBy: other))
+            try fixture.expectRefused(try fixture.forge(signedBy: other))
         }
     }
 
@@ -60,7 +60,7 @@ import _CryptoExtras
         let fixture = try await TokenFixture(algorithm)
         let claims = TokenFixture.claims(nonce: "nonce-A")
         let compact = try await fixture.key.sign(claims)
-        try await fixture.expectAccepted(compact, claims: claims)
+        try fixture.expectAccepted(compact, claims: claims)
         var parts = CompactJWS.parts(compact)
         let payload = try #require(Base64URL.decode(parts[1]))
         var bytes = [UInt8](payload)
@@ -68,7 +68,7 @@ import _CryptoExtras
         bytes[index] ^= 0x03  // "A" becomes "B": still valid JSON, another nonce
         #expect(try JSONDecoder().decode(ProofClaims.self, from: Data(bytes)).nonce == "nonce-B")
         parts[1] = Base64URL.encode(bytes)
-        try await fixture.expectRefused(parts.joined(separator: "."))
+        try fixture.expectRefused(parts.joined(separator: "."))
     }
 
     @Test(arguments: TestDevice.Algorithm.allCases)
@@ -78,7 +78,7 @@ import _CryptoExtras
         var signature = [UInt8](try #require(Base64URL.decode(parts[2])))
         signature[signature.count / 2] ^= 0x01
         parts[2] = Base64URL.encode(signature)
-        try await fixture.expectRefused(parts.joined(separator: "."))
+        try fixture.expectRefused(parts.joined(separator: "."))
     }
 
     @Test func truncatedOrEmptySignatureIsRefused() async throws {
@@ -86,7 +86,7 @@ import _CryptoExtras
         let parts = CompactJWS.parts(try await fixture.key.sign(TokenFixture.claims()))
         let signature = try #require(Base64URL.decode(parts[2]))
         for bad in [Data(), signature.dropLast(), signature + [0]] {
-            try await fixture.expectRefused(parts[0] + "." + parts[1] + "." + Base64URL.encode(bad))
+            try fixture.expectRefused(parts[0] + "." + parts[1] + "." + Base64URL.encode(bad))
         }
     }
 
@@ -96,7 +96,7 @@ import _CryptoExtras
         let parts = CompactJWS.parts(try await fixture.key.sign(TokenFixture.claims()))
         let raw = try #require(Base64URL.decode(parts[2]))
         let der = try P256.Signing.ECDSASignature(rawRepresentation: raw).derRepresentation
-        try await fixture.expectRefused(parts[0] + "." + parts[1] + "." + Base64URL.encode(der))
+        try fixture.expectRefused(parts[0] + "." + parts[1] + "." + Base64URL.encode(der))
     }
 
     // MARK: alg: none
@@ -110,7 +110,7 @@ import _CryptoExtras
             Data()
         }
         #expect(unsecured.hasSuffix("."))
-        try await fixture.expectRefused(unsecured)
+        try fixture.expectRefused(unsecured)
     }
 
     @Test func unsecuredTokenKeepingAValidSignatureIsRefused() async throws {
@@ -118,7 +118,7 @@ import _CryptoExtras
         let parts = CompactJWS.parts(try await fixture.key.sign(TokenFixture.claims()))
         var header = fixture.header
         header.alg = "none"
-        try await fixture.expectRefused(Base64URL.encode(Array(header.json.utf8)) + "." + parts[1] + "." + parts[2])
+        try fixture.expectRefused(Base64URL.encode(Array(header.json.utf8)) + "." + parts[1] + "." + parts[2])
     }
 
     /// RFC 7515 A.5: `{"alg":"none"}`, no `kid`, empty signature.
@@ -158,7 +158,7 @@ import _CryptoExtras
                 let forged = try CompactJWS.make(header: header.json, payload: CompactJWS.payload(TokenFixture.claims())) {
                     Data(HMAC<SHA256>.authenticationCode(for: $0, using: SymmetricKey(data: secret)))
                 }
-                try await fixture.expectRefused(forged)
+                try fixture.expectRefused(forged)
             }
         }
     }
@@ -176,7 +176,7 @@ import _CryptoExtras
         let naive = await JWTKeyCollection().add(hmac: HMACKey(from: pem), digestAlgorithm: .sha256)
         let payload = try await naive.verify(forged, as: IssuerOnly.self)
         #expect(payload.iss == TokenFixture.issuer)
-        try await fixture.expectRefused(forged)
+        try fixture.expectRefused(forged)
     }
 
     struct IssuerOnly: JWTPayload {

@@ -47,33 +47,41 @@ struct TokenFixture: Sendable {
         }
     }
 
+    /// Splits `compact` as the server does, outside any expectation of a refusal: a token that is refused only
+    /// because it is malformed fails the test instead of passing it.
+    func split(_ compact: String) throws -> UnverifiedDeviceToken {
+        try UnverifiedDeviceToken(compact)
+    }
+
+    /// Verifies a split token with this key, as the server does.
+    func verify(_ token: UnverifiedDeviceToken, issuer: String = issuer, rules: DeviceTokenRules = rules, now: Date = now)
+        throws -> ProofClaims
+    {
+        try key.publicKey.verify(token, as: ProofClaims.self, issuer: issuer, rules: rules, now: now)
+    }
+
     /// Verifies as the server does: split, then verify with this key.
     func verify(_ compact: String, issuer: String = issuer, rules: DeviceTokenRules = rules, now: Date = now)
-        async throws -> ProofClaims
+        throws -> ProofClaims
     {
-        try key.publicKey.verify(
-            UnverifiedDeviceToken(compact), as: ProofClaims.self, issuer: issuer, rules: rules, now: now)
+        try verify(try split(compact), issuer: issuer, rules: rules, now: now)
     }
 
     /// Expects `compact` to split as a device token and then to be refused by `verify`.
-    ///
-    /// Splitting happens outside the expectation, so a token that is refused only because it is malformed
-    /// fails the test instead of passing it.
     func expectRefused(
         _ compact: String, issuer: String = issuer, rules: DeviceTokenRules = rules, now: Date = now,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws {
-        let token = try UnverifiedDeviceToken(compact)
-        await #expect(throws: DeviceTokenError.self, sourceLocation: sourceLocation) {
-            try await key.publicKey.verify(token, as: ProofClaims.self, issuer: issuer, rules: rules, now: now)
+    ) throws {
+        let token = try split(compact)
+        #expect(throws: DeviceTokenError.self, sourceLocation: sourceLocation) {
+            try verify(token, issuer: issuer, rules: rules, now: now)
         }
     }
 
     /// Expects `compact` to verify and to yield `claims`.
     func expectAccepted(
         _ compact: String, claims: ProofClaims, now: Date = now, sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws {
-        let verified = try await verify(compact, now: now)
-        #expect(verified == claims, sourceLocation: sourceLocation)
+    ) throws {
+        #expect(try verify(compact, now: now) == claims, sourceLocation: sourceLocation)
     }
 }

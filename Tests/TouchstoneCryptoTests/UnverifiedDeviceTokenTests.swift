@@ -61,7 +61,7 @@ import TouchstoneTestSupport
         parts[2] = Base64URL.encode(CompactJWS.ecdsaTwin(signature))
         let twin = parts.joined(separator: ".")
         #expect(twin != compact)
-        try await fixture.expectAccepted(twin, claims: claims)
+        try fixture.expectAccepted(twin, claims: claims)
         #expect(try UnverifiedDeviceToken(twin).digest == UnverifiedDeviceToken(compact).digest)
     }
 
@@ -80,7 +80,7 @@ import TouchstoneTestSupport
         }
         for signature in respellings {
             let respelled = parts[0] + "." + parts[1] + "." + signature
-            let verified = try? await fixture.verify(respelled)
+            let verified = try? fixture.verify(respelled)
             let digest = (try? UnverifiedDeviceToken(respelled))?.digest
             #expect(verified == nil || digest == original, "signature spelled \(signature.suffix(4))")
         }
