@@ -36,26 +36,27 @@ struct ServiceEnvironment: Sendable {
     /// keys are appended to the end of the index instead of landing on a random page each. It shows when the row was
     /// made, so it is not for rows whose id is shown to others (users, devices).
     static func newTimeOrderedID(at now: Date) -> String {
-        var generator = SystemRandomNumberGenerator()
-        var bytes = (generator.next() as UInt64, generator.next() as UInt64)
         let milliseconds = UInt64(max(0, now.timeIntervalSince1970 * 1000))
-        return withUnsafeMutableBytes(of: &bytes) { raw in
+        return uuid(version: 7) { raw in
             for index in 0..<6 {
                 raw[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index)))
             }
-            raw[6] = raw[6] & 0x0F | 0x70  // version 7
-            raw[8] = raw[8] & 0x3F | 0x80  // RFC 9562 variant
-            return UUID(uuid: raw.load(as: uuid_t.self)).uuidString.lowercased()
         }
     }
 
     /// A new opaque identifier: a random (version 4) UUID, lower-case.
     static func newID() -> String {
+        uuid(version: 4) { _ in }
+    }
+
+    /// A UUID of `version` and the RFC 9562 variant over random bytes, after `stamp` has set some of them.
+    private static func uuid(version: UInt8, stamp: (UnsafeMutableRawBufferPointer) -> Void) -> String {
         // From the system's generator directly: Foundation's UUID() opens, reads and closes /dev/urandom each time here.
         var generator = SystemRandomNumberGenerator()
         var bytes = (generator.next() as UInt64, generator.next() as UInt64)
         return withUnsafeMutableBytes(of: &bytes) { raw in
-            raw[6] = raw[6] & 0x0F | 0x40  // version 4
+            stamp(raw)
+            raw[6] = raw[6] & 0x0F | version << 4
             raw[8] = raw[8] & 0x3F | 0x80  // RFC 9562 variant
             return UUID(uuid: raw.load(as: uuid_t.self)).uuidString.lowercased()
         }
