@@ -139,6 +139,7 @@ let package = Package(
                 "TouchstoneTestSupport",
                 "TouchstoneWebAuthnTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

@@ -65,7 +65,8 @@ extension TouchstoneClient {
     /// The device logs in with its PIN from then on.
     public func optOut() async throws {
         let registration = try await requireRegistration()
-        try await sendAuthorized("DELETE", "/v1/devices/\(Self.pathComponent(registration.deviceId))/biometric-key")
+        try await sendAuthorized(
+            "DELETE", "/v1/devices/\(Self.pathComponent(registration.deviceId))/biometric-key", by: registration)
         try await keyStore.removeBiometricKey()
     }
 
@@ -73,7 +74,8 @@ extension TouchstoneClient {
     public func deregister() async throws {
         let registration = try await requireRegistration()
         do {
-            try await sendAuthorized("DELETE", "/v1/devices/\(Self.pathComponent(registration.deviceId))")
+            try await sendAuthorized(
+                "DELETE", "/v1/devices/\(Self.pathComponent(registration.deviceId))", by: registration)
         } catch let error as TouchstoneError where error.serverCode == .deviceNotFound {
             // Already gone on the server.
         } catch let error as TouchstoneError where error.code == .reauthenticationRequired {

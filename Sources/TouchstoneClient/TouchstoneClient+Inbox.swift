@@ -18,14 +18,19 @@ extension TouchstoneClient {
     /// Approves a request with a biometric, showing `prompt` (e.g. "Confirm money transfer"), or with the PIN
     /// after a fallback as for login. A confirmation's approval commits to exactly the text, amount, currency and
     /// payee of `item`, as shown.
-    /// - Parameter number: for a web login, the number the user picked (the one the browser shows).
+    /// - Parameter number: for a web login or a new device, the number the user picked among the item's `numbers`
+    ///   (the one the browser or the new device shows); a wrong one denies the request.
+    /// - Throws: ``TouchstoneError`` `numberRequired` (nothing sent) when approving a web login or a new device without
+    ///   a number.
+    /// - ⚠️ Let the user pick the number; never choose it for them (number matching stops approvals of requests the
+    ///   user did not make).
     public func approve(_ item: InboxItem, prompt: String, number: Int? = nil, fallback: PINPrompt? = nil) async throws
         -> DecisionStatus
     {
         try await decide(item, approve: true, number: number, verification: .biometric(prompt: prompt, fallback: fallback))
     }
 
-    /// Approves a request with the app PIN.
+    /// Approves a request with the app PIN; `number` as for a biometric approval.
     public func approve(_ item: InboxItem, pin: String, number: Int? = nil) async throws -> DecisionStatus {
         try await decide(item, approve: true, number: number, verification: .pin(pin))
     }
@@ -40,6 +45,9 @@ extension TouchstoneClient {
         try await decide(item, approve: false, number: nil, verification: .pin(pin))
     }
 
+    /// Requests approved by picking the number the requester shows: web logins and new devices.
+    private static let numberMatched: Set<InboxItemKind> = [.webLogin, .enrollment]
+
     private enum Verification {
         case biometric(prompt: String, fallback: PINPrompt?)
         case pin(String)
@@ -50,8 +58,10 @@ extension TouchstoneClient {
     {
         try await checkIntegrity()
         let registration = try await requireRegistration()
-        if approve, item.kind == .webLogin, number == nil {
-            throw TouchstoneError(.numberRequired, "pick the number the browser shows")
+        let matchesNumber = Self.numberMatched.contains(item.kind)
+        if approve, matchesNumber, number == nil {
+            let shownBy = item.kind == .webLogin ? "browser" : "new device"
+            throw TouchstoneError(.numberRequired, "pick the number the \(shownBy) shows")
         }
         var txn: String?
         if item.kind == .confirmation {
@@ -64,7 +74,7 @@ extension TouchstoneClient {
         let decision = try await key.sign(
             DecisionClaims(
                 iss: registration.deviceId, aud: issuer, iat: times.iat, exp: times.exp, nonce: item.challenge,
-                decision: approve ? "approve" : "deny", txn: txn, number: item.kind == .webLogin ? number : nil,
+                decision: approve ? "approve" : "deny", txn: txn, number: matchesNumber ? number : nil,
                 pin: pin))
         let collection =
             switch item.kind {

@@ -6,7 +6,10 @@ extension TouchstoneClient {
     /// Registers this device: the password, then a device key, a biometric key (where a sensor is available and
     /// the policy allows it) and the PIN, each key proving possession.
     ///
-    /// Nothing is kept on the device unless the server accepts the registration.
+    /// Nothing is kept on the device unless the server accepts the registration. When this device is registered
+    /// already (for the same server and username, e.g. with a locked PIN), its old device key proves that the new
+    /// registration replaces it: no approval is needed, and the old registration stays usable until the server
+    /// accepts the new one.
     /// - Parameters:
     ///   - pin: the app PIN the user picked; checked against the app's policy before anything is sent.
     ///   - prompt: shown when the biometric key is first used.
@@ -14,8 +17,9 @@ extension TouchstoneClient {
     /// - Throws: ``TouchstoneError``: `deviceCompromised` (before anything is sent), `invalidPIN`,
     ///   `userCancelled`, `approvalDenied`, `approvalExpired`, `server` (`invalid_credentials`, …).
     /// - ⚠️ The password is sent to the server once and never kept.
-    /// - Parameter onApprovalPending: called when another of the user's devices must approve this one; the call
-    ///   then waits for the decision (cancel the task to stop waiting: nothing is kept).
+    /// - Parameter onApprovalPending: called when another of the user's devices must approve this one; show its
+    ///   `number`, which the user picks there. The call then waits for the decision (cancel the task to stop
+    ///   waiting: nothing is kept).
     @discardableResult
     public func register(
         username: String, password: String, pin: String?, prompt: String = "Use your fingerprint to log in",
@@ -52,12 +56,14 @@ extension TouchstoneClient {
         let times = Self.tokenTimes()
         let proof = ProofClaims(
             iss: started.enrollmentId, aud: issuer, iat: times.iat, exp: times.exp, nonce: started.challenge)
+        let replaced = await registrationReplaced(by: username)
         let completion = EnrollmentCompletion(
             device: DeviceDescription(
                 name: identity.name, model: identity.model, vendorId: identity.vendorId, os: identity.os,
                 compromised: false),
             deviceKey: deviceKey.publicKey.jwk, biometricKey: biometricKey?.publicKey.jwk, pin: pin,
-            deviceProof: try await deviceKey.sign(proof), biometricProof: try await biometricKey?.sign(proof))
+            deviceProof: try await deviceKey.sign(proof), biometricProof: try await biometricKey?.sign(proof),
+            previousDeviceProof: try await replaced?.deviceKey.sign(proof))
         let response = try await send("POST", "/v1/enrollments/\(started.enrollmentId)/complete", body: completion)
         let completed: EnrollmentCompleted
         if response.status == 202 {
@@ -75,6 +81,15 @@ extension TouchstoneClient {
         return completed.session
     }
 
+    /// This device's registration with this server for `username`, if its keys are still here (a damaged one counts
+    /// as none): the one a new registration replaces.
+    private func registrationReplaced(by username: String) async -> Registration? {
+        guard let registration = try? await keyStore.registration(), registration.server == issuer,
+            registration.username == username
+        else { return nil }
+        return registration
+    }
+
     /// How often a registration waiting for approval asks for the outcome.
     static let approvalPollInterval: Duration = .seconds(1)
 
@@ -87,7 +102,8 @@ extension TouchstoneClient {
             } catch {
                 throw TouchstoneError(.userCancelled, "stopped waiting for approval; nothing was kept")
             }
-            let poll = try await call("GET", path, headers: ["X-Poll-Secret": pending.pollSecret], as: EnrollmentPoll.self)
+            let poll = try await call(
+                "GET", path, headers: [TouchstoneHeader.pollSecret: pending.pollSecret], as: EnrollmentPoll.self)
             switch poll.status {
             case .pending: continue
             case .denied: throw TouchstoneError(.approvalDenied, "your other device denied this registration")

@@ -39,19 +39,24 @@ extension TouchstoneClient {
     /// Ends the app's session on the server and forgets it.
     public func logout() async throws {
         guard let stored = try await keyStore.session(clientId: clientID) else { return }
+        let registration = try await requireRegistration()
+        let path = "/v1/sessions/current"
+        let headers = try await bearerHeaders(stored.session.accessToken, "DELETE", path, by: registration)
         do {
-            try await send("DELETE", "/v1/sessions/current", headers: ["Authorization": "Bearer \(stored.session.accessToken)"])
+            try await send("DELETE", path, headers: headers)
         } catch let error as TouchstoneError where error.serverCode == .unauthorized {
             // Already over on the server.
         }
         try await keyStore.setSession(nil, clientId: clientID)
     }
 
-    /// Sends a Bearer request with a fresh access token; a session ended on the server needs unlocking again.
-    func sendAuthorized(_ method: String, _ path: String) async throws {
+    /// Sends a Bearer request with a fresh access token and its device proof; a session ended on the server needs
+    /// unlocking again.
+    func sendAuthorized(_ method: String, _ path: String, by registration: Registration) async throws {
         let session = try await currentSession()
         do {
-            try await send(method, path, headers: ["Authorization": "Bearer \(session.accessToken)"])
+            try await send(
+                method, path, headers: try await bearerHeaders(session.accessToken, method, path, by: registration))
         } catch let error as TouchstoneError where error.serverCode == .unauthorized {
             try await keyStore.setSession(nil, clientId: clientID)
             throw TouchstoneError(.reauthenticationRequired, "the session is over; unlock again")

@@ -9,11 +9,12 @@ extension TouchstoneClient {
     /// - ⚠️ The password is sent once and never kept.
     @discardableResult
     public func stepUp(password: String) async throws -> StepUpToken {
-        _ = try await requireRegistration()
+        let registration = try await requireRegistration()
         let session = try await currentSession()
+        let path = "/v1/step-up"
         let token = try await call(
-            "POST", "/v1/step-up", body: PasswordRequest(password: password),
-            headers: ["Authorization": "Bearer \(session.accessToken)"], as: StepUpToken.self)
+            "POST", path, body: PasswordRequest(password: password),
+            headers: try await bearerHeaders(session.accessToken, "POST", path, by: registration), as: StepUpToken.self)
         if var stored = try await keyStore.session(clientId: clientID) {
             stored.privilegedToken = token.accessToken
             stored.privilegedUntil = Date().addingTimeInterval(TimeInterval(token.expiresIn))
@@ -30,8 +31,8 @@ extension TouchstoneClient {
         guard let stored = try await keyStore.session(clientId: clientID), let token = stored.privilegedToken,
             let until = stored.privilegedUntil, until > Date()
         else { throw TouchstoneError(.stepUpRequired, "confirm with your password first (step-up)") }
-        try await send(
-            "PUT", "/v1/devices/\(Self.pathComponent(registration.deviceId))/pin", body: PINRequest(pin: pin),
-            headers: ["Authorization": "Bearer \(token)"])
+        let path = "/v1/devices/\(Self.pathComponent(registration.deviceId))/pin"
+        let headers = try await bearerHeaders(token, "PUT", path, by: registration)
+        try await send("PUT", path, body: PINRequest(pin: pin), headers: headers)
     }
 }

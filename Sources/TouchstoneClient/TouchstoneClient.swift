@@ -55,13 +55,28 @@ public final class TouchstoneClient: Sendable {
         return (identity, DeviceFingerprint.of(vendorId: identity.vendorId, model: identity.model, name: identity.name))
     }
 
-    /// A `touchstone-request+jwt` for `Authorization: TouchstoneDevice`, signed by the device key.
+    /// A `touchstone-request+jwt` of one request (`htu` without the query), signed by the device key: for
+    /// `Authorization: TouchstoneDevice` and `Touchstone-Device-Proof`.
+    /// - ⚠️ The server accepts each one once (fresh `jti`): sign one per request.
     func signedRequest(_ method: String, _ path: String, by registration: Registration) async throws -> String {
         let times = Self.tokenTimes()
+        let target = path.firstIndex(of: "?").map { String(path[..<$0]) } ?? path
         return try await registration.deviceKey.sign(
             RequestClaims(
                 iss: registration.deviceId, aud: issuer, iat: times.iat, exp: times.exp, jti: UUID().uuidString,
-                htm: method, htu: issuer + path))
+                htm: method, htu: issuer + target))
+    }
+
+    /// The headers of one request with a device session's access token (privileged ones too): `Authorization:
+    /// Bearer` and the `Touchstone-Device-Proof` of that request, without which the server refuses the token.
+    /// - ⚠️ Build them for every request: a proof names its method and path and is accepted once.
+    func bearerHeaders(_ accessToken: String, _ method: String, _ path: String, by registration: Registration)
+        async throws -> [String: String]
+    {
+        [
+            "Authorization": "Bearer \(accessToken)",
+            TouchstoneHeader.deviceProof: try await signedRequest(method, path, by: registration),
+        ]
     }
 
     /// NumericDate now, and the usual lifetime of a device-signed token.

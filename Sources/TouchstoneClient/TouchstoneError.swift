@@ -49,7 +49,7 @@ public struct TouchstoneError: Error, Sendable, Equatable, CustomStringConvertib
         public static let approvalDenied = Self(rawValue: "approvalDenied")
         /// Nobody approved this registration in time.
         public static let approvalExpired = Self(rawValue: "approvalExpired")
-        /// A web login is approved by picking the number the browser shows.
+        /// A web login or a new device is approved by picking the number it shows (the browser, the new device).
         public static let numberRequired = Self(rawValue: "numberRequired")
         /// The server refused; ``TouchstoneError/serverCode`` has its protocol code.
         public static let server = Self(rawValue: "server")

@@ -38,10 +38,13 @@ public struct EnrollmentCompletion: Codable, Sendable {
     public var pin: String?
     public var deviceProof: String
     public var biometricProof: String?
+    /// When this device replaces an active device of the user with the same fingerprint: a `touchstone-proof+jwt`
+    /// over this enrolment's challenge signed by that device's device key. Without it the enrolment is a new device.
+    public var previousDeviceProof: String?
 
     public init(
         device: DeviceDescription, deviceKey: PublicJWK, biometricKey: PublicJWK?, pin: String?,
-        deviceProof: String, biometricProof: String?
+        deviceProof: String, biometricProof: String?, previousDeviceProof: String? = nil
     ) {
         self.device = device
         self.deviceKey = deviceKey
@@ -49,6 +52,7 @@ public struct EnrollmentCompletion: Codable, Sendable {
         self.pin = pin
         self.deviceProof = deviceProof
         self.biometricProof = biometricProof
+        self.previousDeviceProof = previousDeviceProof
     }
 }
 
@@ -69,12 +73,15 @@ public struct EnrollmentPending: Codable, Sendable {
     public var status: EnrollmentStatus
     public var pollSecret: String
     public var expiresAt: Date
+    /// The number this device shows; the approving device must pick it among three (number matching).
+    public var number: Int
 
-    public init(enrollmentId: String, pollSecret: String, expiresAt: Date) {
+    public init(enrollmentId: String, pollSecret: String, expiresAt: Date, number: Int) {
         self.enrollmentId = enrollmentId
         self.status = .approvalPending
         self.pollSecret = pollSecret
         self.expiresAt = expiresAt
+        self.number = number
     }
 }
 

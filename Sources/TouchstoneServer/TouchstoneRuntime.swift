@@ -21,9 +21,9 @@ public final class TouchstoneRuntime: Sendable {
     public static func open(
         database: DatabaseLocation, settings: ServerSettings, clock: any WallClock = SystemClock(), logger: Logger
     ) async throws -> TouchstoneRuntime {
-        let store = try await openStore(database, logger: logger)
+        let store = try await openStore(database, stepTimeout: settings.databaseStepTimeout, logger: logger)
         do {
-            let web = try WebController.bundled()
+            let web = try WebController.bundled(accountClientId: settings.accountClientId)
             try await store.createDemoAppIfEmpty(.demo)
             let signer = TokenSigner(
                 store: store, clock: clock, issuer: settings.issuer,
@@ -39,12 +39,17 @@ public final class TouchstoneRuntime: Sendable {
         }
     }
 
-    static func openStore(_ database: DatabaseLocation, logger: Logger) async throws -> SQLStore {
+    /// - Parameter stepTimeout: PostgreSQL only: the longest one database step may take, waiting for a connection
+    ///   included.
+    static func openStore(
+        _ database: DatabaseLocation, stepTimeout: Duration = ServerSettings.defaultDatabaseStepTimeout, logger: Logger
+    ) async throws -> SQLStore {
         let provider: any SQLDatabaseProvider =
             switch database {
             case .sqlite(let path): try await SQLiteDatabaseProvider.open(path: path, logger: logger)
             case .postgres(let url, let poolSize):
-                try await PostgresDatabaseProvider.open(url: url, poolSize: poolSize, logger: logger)
+                try await PostgresDatabaseProvider.open(
+                    url: url, poolSize: poolSize, stepTimeout: stepTimeout, logger: logger)
             }
         let store = SQLStore(provider: provider)
         do {

@@ -144,7 +144,7 @@ func explain(_ error: TouchstoneError, options: DeviceOptions) -> String {
     case .stepUpRequired:
         return "confirm with your password first: `touchstone device step-up`"
     case .numberRequired:
-        return "pick the number the browser shows with --number"
+        return "pick the number the browser or the new device shows with --number"
     case .transport:
         return error.message
     case .server:
@@ -192,7 +192,7 @@ extension Device {
                 guard let pin = pin ?? askPIN() else { throw TouchstoneError(.userCancelled, "no PIN") }
                 let session = try await client.register(username: username, password: password, pin: pin) { pending in
                     Terminal.printLine(
-                        "approve this device on your other device (waiting until \(pending.expiresAt.formatted(date: .omitted, time: .shortened)); Ctrl-C stops)"
+                        "approve this device on your other device: pick \(pending.number) there (waiting until \(pending.expiresAt.formatted(date: .omitted, time: .shortened)); Ctrl-C stops)"
                     )
                 }
                 let status = try await client.status()
@@ -380,7 +380,7 @@ extension Device {
         @OptionGroup var verification: VerifierOptions
         @Argument(help: "The request's id, from `device inbox`.") var id: String
         @Option(help: "Approve with this PIN instead of a fingerprint.") var pin: String?
-        @Option(help: "For a web login: the number the browser shows.") var number: Int?
+        @Option(help: "For a web login or a new device: the number the browser or the new device shows.") var number: Int?
         @Option(help: "The prompt shown with the fingerprint request.") var prompt: String?
 
         func run() async throws {
@@ -414,11 +414,15 @@ func describe(_ item: InboxItem) -> String {
     case .confirmation:
         return "\(item.id)  confirm: \"\(item.text ?? "")\" \(item.amount ?? "") \(item.currency ?? "") to \(item.payee ?? "")  (asked by \(asker))"
     case .webLogin:
-        let numbers = (item.numbers ?? []).map(String.init).joined(separator: " / ")
-        return "\(item.id)  web login from \(item.browser ?? "a browser") at \(item.ip ?? "?"): pick the browser's number \(numbers)  (\(asker))"
+        return "\(item.id)  web login from \(item.browser ?? "a browser") at \(item.ip ?? "?"): pick the browser's number \(numbers(item))  (\(asker))"
     default:
-        return "\(item.id)  new device \"\(item.name ?? "")\" (\(item.model ?? "")) from \(item.ip ?? "?") wants to join your account  (\(asker))"
+        return "\(item.id)  new device \"\(item.name ?? "")\" (\(item.model ?? "")) from \(item.ip ?? "?") wants to join your account: pick its number \(numbers(item))  (\(asker))"
     }
+}
+
+/// The numbers to pick from, as `12 / 47 / 83`.
+private func numbers(_ item: InboxItem) -> String {
+    (item.numbers ?? []).map(String.init).joined(separator: " / ")
 }
 
 /// Approves or denies the inbox item `id` after verifying the user.
@@ -431,9 +435,9 @@ func decide(
         throw TouchstoneError(.server, "no request \(id) waits for this device", serverCode: .notFound)
     }
     var number = number
-    if approve, item.kind == .webLogin, number == nil {
-        Terminal.printLine(describe(item))
-        number = Terminal.readSecret(prompt: "Number shown in the browser: ").flatMap { Int($0) }
+    if approve, item.kind == .webLogin || item.kind == .enrollment, number == nil {
+        let shownBy = item.kind == .webLogin ? "in the browser" : "on the new device"
+        number = Terminal.readSecret(prompt: describe(item) + "\nNumber shown \(shownBy): ").flatMap { Int($0) }
     }
     let defaultPrompt =
         switch item.kind {

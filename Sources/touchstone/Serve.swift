@@ -24,6 +24,11 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "A web origin allowed to use passkeys and CORS (repeatable; default: the issuer's origin).")
     var origin: [String] = []
 
+    @Option(help: """
+        The account app (the web page's client id): the only app whose tokens without a device the v1 API accepts.
+        """)
+    var accountClientId = "com.example.demo"
+
     @Flag(help: "Refuse POST /v1/accounts; accounts are created by an administrator.")
     var noSelfSignup = false
 
@@ -40,6 +45,7 @@ struct Serve: AsyncParsableCommand {
         let logger = CLILog.makeLogger("touchstone.serve")
         var settings = try ServerSettings(issuer: issuer ?? "http://localhost:\(port == 0 ? 8080 : port)")
         settings.selfSignup = !noSelfSignup
+        settings.accountClientId = accountClientId
         settings.trustedProxies = try trustedProxy.map(CIDR.init)
         try settings.setRelyingParty(id: rpID, origins: origin)
         guard touchIDAuthCompat || !insecureAllowRsa1024 else {

@@ -80,8 +80,7 @@ import TouchstoneTestSupport
             let before = try await client.post("/v1/introspect", body, headers: headers)
             #expect(try before.decode(IntrospectionResult.self).active, "\(before)")
 
-            let logout = try await client.send(
-                "DELETE", "/v1/sessions/current", headers: ["Authorization": "Bearer \(ana.firstSession.accessToken)"])
+            let logout = try await ana.logout(accessToken: ana.firstSession.accessToken)
             #expect(logout.status == 204, "\(logout)")
             let after = try await client.post("/v1/introspect", body, headers: headers)
             try #require(after.status == 200, "\(after)")

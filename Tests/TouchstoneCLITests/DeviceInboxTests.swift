@@ -106,7 +106,7 @@ import TouchstoneTestSupport
         }
     }
 
-    @Test func aSecondDeviceIsApprovedFromTheFirstAndADeniedOneGetsNothing() async throws {
+    @Test func aSecondDeviceShowsANumberTheFirstPicksToApproveItAndADeniedOneGetsNothing() async throws {
         try await DeviceCLI.withServer { server, client in
             try await DeviceCLI.createAccount("ana", on: client)
             let phone = try DeviceCLI.Profile(server)
@@ -114,40 +114,46 @@ import TouchstoneTestSupport
 
             for approve in [true, false] {
                 let name = approve ? "tablet" : "stranger"
-                let issuer = server.issuer
-                // The new device registers (and waits) in its own task, with its own profile.
-                let registering = Task { () async throws -> NewDevice in
-                    let tablet = try DeviceCLI.Profile(server: issuer)
-                    let result = try await tablet.run(
-                        ["--device-name", name, "register", "--username", "ana", "--password-stdin", "--pin", DeviceCLI.pin,
-                         "--verifier", "match"],
-                        input: DeviceCLI.password + "\n", timeout: 90)
-                    let status = try await tablet.status()
-                    let amr =
-                        status.registered
-                        ? try await tablet.login(["--verifier", "match"], options: ["--device-name", name]).amr : nil
-                    return NewDevice(
-                        exit: result.status, stderr: result.stderr, registered: status.registered, loginAMR: amr,
-                        files: try tablet.fileNames())
-                }
+                // The new device registers (and waits) in its own process, with its own profile, showing a number.
+                let tablet = try DeviceCLI.Profile(server)
+                let registering = try tablet.start(
+                    ["--device-name", name, "register", "--username", "ana", "--password-stdin", "--pin", DeviceCLI.pin,
+                     "--verifier", "match"],
+                    input: DeviceCLI.password + "\n")
+                let shown = try await registering.stderrLine(containing: "approve this device on your other device")
+                let number = try #require(
+                    shown?.firstMatch(of: /pick (\d+) there/).flatMap { Int($0.1) }, "\(registering.stderr)")
+
                 var item: InboxItem?
                 for _ in 0..<40 where item == nil {
                     item = try await phone.run(["inbox", "--json", "--wait", "2"]).json(Inbox.self).items.first
                 }
                 let waiting = try #require(item)
                 #expect(waiting.kind == .enrollment && waiting.name == name)
-                let decided = try await phone.run([approve ? "approve" : "deny", waiting.id, "--verifier", "match"])
-                #expect(decided.status == 0, "\(decided)")
-                let tablet = try await registering.value
+                let numbers = try #require(waiting.numbers)
+                #expect(numbers.count == 3 && numbers.contains(number), "\(number) among \(numbers)")
+                let listed = try await phone.run(["inbox"])
+                #expect(listed.stdout.contains(numbers.map(String.init).joined(separator: " / ")), "\(listed)")
+                let decided: CommandResult
                 if approve {
-                    #expect(tablet.exit == 0, "\(tablet.stderr)")
-                    #expect(tablet.stderr.contains("approve this device on your other device"), "\(tablet.stderr)")
-                    #expect(tablet.registered)
-                    #expect(tablet.loginAMR == ["bio"])
+                    // Approving needs the number the new device shows.
+                    let unpicked = try await phone.run(["approve", waiting.id, "--verifier", "match"])
+                    expectOneErrorLine(unpicked, mentioning: ["--number"])
+                    decided = try await phone.run(["approve", waiting.id, "--verifier", "match", "--number", String(number)])
                 } else {
-                    #expect(tablet.exit != 0 && tablet.stderr.contains("denied"), "\(tablet.stderr)")
-                    #expect(!tablet.registered)
-                    #expect(tablet.files.allSatisfy { $0 == "vendor-id" })
+                    decided = try await phone.run(["deny", waiting.id, "--verifier", "match"])
+                }
+                #expect(decided.status == 0, "\(decided)")
+                let result = try await registering.finish()
+                let status = try await tablet.status()
+                if approve {
+                    #expect(result.status == 0 && !result.timedOut, "\(result)")
+                    #expect(status.registered)
+                    #expect(try await tablet.login(["--verifier", "match"], options: ["--device-name", name]).amr == ["bio"])
+                } else {
+                    #expect(result.status != 0 && result.stderr.contains("denied"), "\(result)")
+                    #expect(!status.registered)
+                    #expect(try tablet.fileNames().allSatisfy { $0 == "vendor-id" })
                 }
             }
             #expect(try await DeviceCLI.serverDevices(server).filter { $0.revokedAt == nil }.count == 2)
@@ -173,14 +179,5 @@ import TouchstoneTestSupport
             let old = try await phone.run(["login", "--pin", DeviceCLI.pin])
             #expect(old.status != 0 && old.stderr.contains("wrong PIN"), "\(old)")
         }
-    }
-
-    /// What the device that waited for approval saw.
-    struct NewDevice: Sendable {
-        var exit: Int32
-        var stderr: String
-        var registered: Bool
-        var loginAMR: [String]?
-        var files: [String]
     }
 }

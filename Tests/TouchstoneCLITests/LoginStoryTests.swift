@@ -57,7 +57,9 @@ import TouchstoneTestSupport
             try await expectAccessToken(refreshed.accessToken, amr: ["pin"], of: ana, server: server, jwks: jwks)
             #expect(try AccessToken(refreshed.accessToken).claims.sid == AccessToken(pin.accessToken).claims.sid)
 
-            // The access token works until logout.
+            // The access token works until logout, each request with the device's proof of it.
+            let unproved = try await client.get("/v1/devices", headers: ["Authorization": "Bearer \(refreshed.accessToken)"])
+            expectProblem(unproved, status: 401, code: "device_proof_required")
             let listed = try await ana.devices(accessToken: refreshed.accessToken)
             try #require(listed.status == 200, "\(listed)")
             let devices = try listed.decode(DeviceList.self).devices
@@ -66,8 +68,7 @@ import TouchstoneTestSupport
             #expect(devices.first?.biometric == true)
 
             // Logout ends this session only.
-            let logout = try await client.send(
-                "DELETE", "/v1/sessions/current", headers: ["Authorization": "Bearer \(refreshed.accessToken)"])
+            let logout = try await ana.logout(accessToken: refreshed.accessToken)
             #expect(logout.status == 204, "\(logout)")
             let afterLogout = try await ana.devices(accessToken: refreshed.accessToken)
             #expect(afterLogout.status == 401, "\(afterLogout)")

@@ -28,7 +28,7 @@ struct TwoInstanceTests {
             // An access token issued by A (the enrolment's session) is accepted by B, and is signed with a key of
             // the one JWKS.
             let fromA = ana.firstSession.accessToken
-            let listedAtB = try await pair.clientB.get("/v1/devices", headers: ["Authorization": "Bearer \(fromA)"])
+            let listedAtB = try await ana.devices(accessToken: fromA, at: pair.clientB)
             try #require(listedAtB.status == 200, "GET /v1/devices at B with A's token: \(listedAtB)")
             let devices = try #require(try listedAtB.object()["devices"] as? [[String: Any]], "\(listedAtB)")
             #expect(devices.compactMap { $0["deviceId"] as? String } == [ana.deviceId], "\(listedAtB)")
@@ -87,8 +87,7 @@ struct TwoInstanceTests {
             // The winning session is good at both instances.
             if let session = try won.first?.decode(Session.self) {
                 for client in [pair.clientA, pair.clientB] {
-                    let listed = try await client.get(
-                        "/v1/devices", headers: ["Authorization": "Bearer \(session.accessToken)"])
+                    let listed = try await ana.devices(accessToken: session.accessToken, at: client)
                     #expect(listed.status == 200, "\(client.baseURL): \(listed)")
                 }
             }
@@ -166,8 +165,7 @@ struct TwoInstanceTests {
                 code == "refresh_token_invalid" || code == "refresh_token_reused",
                 "a refresh token of a revoked family: \(afterwards)")
             for client in [pair.clientA, pair.clientB] {
-                let listed = try await client.get(
-                    "/v1/devices", headers: ["Authorization": "Bearer \(newest.accessToken)"])
+                let listed = try await ana.devices(accessToken: newest.accessToken, at: client)
                 #expect(listed.status == 401, "the revoked session's access token at \(client.baseURL): \(listed)")
             }
             // Another session of the same device is not part of that family.

@@ -8,7 +8,7 @@ import TouchstoneProtocol
 /// Story 2: a new device of a user who already has one waits until an existing device approves it.
 @Suite("New-device approval")
 struct NewDeviceApprovalTests {
-    @Test("the new device waits; the old one sees it in its inbox and approves it; the new one is registered with its own keys")
+    @Test("the new device waits showing a number; the old one picks it among three in its inbox; the new one has its own keys")
     func approved() async throws {
         try await LiveServer.run { server in
             let first = server.client(server.profile())
@@ -23,7 +23,11 @@ struct NewDeviceApprovalTests {
             #expect(item.model?.hasPrefix("Linux") == true)
             #expect(item.clientId == LiveServer.demoApp)
             #expect(item.publisher == "demo")
-            #expect(try await first.approve(item, prompt: "Approve the new device") == .approved)
+            let numbers = try #require(item.numbers)
+            #expect(numbers.count == 3, "\(numbers)")
+            #expect(numbers.contains(pending.number), "\(pending.number) among \(numbers)")
+            #expect(
+                try await first.approve(item, prompt: "Approve the new device", number: pending.number) == .approved)
             let session = try await second.session
             #expect(session.userId == firstSession.userId)
             #expect(session.deviceId != firstSession.deviceId)
@@ -45,10 +49,11 @@ struct NewDeviceApprovalTests {
             let pinPrompt = PINPromptRecorder(answering: LiveServer.pin)
             let first = server.client(profile, verifier: ScriptedVerifier(.lockout))
             let item = try await nextInboxItem(first, kind: .enrollment)
+            let number = try await second.number()
             let status =
                 throughFallback
-                ? try await first.approve(item, prompt: "Approve", fallback: pinPrompt.prompt)
-                : try await first.approve(item, pin: LiveServer.pin)
+                ? try await first.approve(item, prompt: "Approve", number: number, fallback: pinPrompt.prompt)
+                : try await first.approve(item, pin: LiveServer.pin, number: number)
             #expect(status == .approved)
             #expect(pinPrompt.reasons == (throughFallback ? [.biometryLockout] : []))
             #expect(try await second.session.amr.isEmpty == false)
@@ -67,6 +72,30 @@ struct NewDeviceApprovalTests {
                 withPIN
                 ? try await first.deny(item, pin: LiveServer.pin) : try await first.deny(item, prompt: "Deny")
             #expect(status == .denied)
+            await expectError(.approvalDenied) { try await second.session }
+            #expect(try await second.client.status().registered == false)
+            #expect(second.profile.credentialFiles.isEmpty)
+            let active = try await server.store.devices(userId: firstSession.userId).filter(\.isActive)
+            #expect(active.map(\.id) == [firstSession.deviceId].compactMap { $0 })
+        }
+    }
+
+    @Test("approving a new device without its number: numberRequired, nothing sent; with a wrong number it is denied")
+    func wrongNumberDenies() async throws {
+        try await LiveServer.run { server in
+            let profile = server.profile()
+            let firstSession = try await server.register(server.client(profile))
+            let second = PendingRegistration(on: server)
+            let number = try await second.number()
+            let transport = server.recorder()
+            let first = server.client(profile, transport: transport)
+            let item = try await nextInboxItem(first, kind: .enrollment)
+            let sent = transport.requests.count
+            await expectError(.numberRequired) { try await first.approve(item, prompt: "Approve") }
+            await expectError(.numberRequired) { try await first.approve(item, pin: LiveServer.pin) }
+            #expect(transport.requests.count == sent)
+            let wrong = try #require(item.numbers?.first { $0 != number })
+            #expect(try await first.approve(item, prompt: "Approve", number: wrong) == .denied)
             await expectError(.approvalDenied) { try await second.session }
             #expect(try await second.client.status().registered == false)
             #expect(second.profile.credentialFiles.isEmpty)
@@ -110,9 +139,10 @@ struct NewDeviceApprovalTests {
             let item = try await nextInboxItem(first, kind: .enrollment)
             let transport = server.recorder()
             let failing = server.client(profile, verifier: ScriptedVerifier(.nomatch), transport: transport)
-            await expectError(.biometryFailed) { try await failing.approve(item, prompt: "Approve") }
+            let number = try await second.number()
+            await expectError(.biometryFailed) { try await failing.approve(item, prompt: "Approve", number: number) }
             #expect(transport.requests.isEmpty)
-            #expect(try await first.approve(item, prompt: "Approve") == .approved)
+            #expect(try await first.approve(item, prompt: "Approve", number: number) == .approved)
             #expect(try await second.session.userId.isEmpty == false)
         }
     }
@@ -126,13 +156,14 @@ struct NewDeviceApprovalTests {
             let pinPrompt = PINPromptRecorder(answering: LiveServer.wrongPIN)
             let first = server.client(profile, verifier: ScriptedVerifier(.fallback))
             let item = try await nextInboxItem(first, kind: .enrollment)
+            let number = try await second.number()
             let error = await expectError(.pinIncorrect) {
-                try await first.approve(item, prompt: "Approve", fallback: pinPrompt.prompt)
+                try await first.approve(item, prompt: "Approve", number: number, fallback: pinPrompt.prompt)
             }
             #expect(error?.attemptsRemaining == 4)
             #expect(pinPrompt.reasons == [.userFallback])
             #expect(try await server.device(registered.deviceId).pinFailures == 1)
-            #expect(try await first.approve(item, pin: LiveServer.pin) == .approved)
+            #expect(try await first.approve(item, pin: LiveServer.pin, number: number) == .approved)
             #expect(try await second.session.deviceId != nil)
             #expect(try await second.client.status().registered)
         }
@@ -148,7 +179,8 @@ struct NewDeviceApprovalTests {
             let item = try await nextInboxItem(first, kind: .enrollment)
             let transport = server.recorder()
             let approving = server.client(profile, transport: transport)
-            await expectError(.invalidPIN) { try await approving.approve(item, pin: "1111") }
+            let number = try await second.number()
+            await expectError(.invalidPIN) { try await approving.approve(item, pin: "1111", number: number) }
             #expect(transport.requestsBesidesPolicy.isEmpty)
             #expect(try await second.client.status().registered == false)
         }
@@ -163,9 +195,11 @@ struct NewDeviceApprovalTests {
             try await first.optOut()
             let second = PendingRegistration(on: server)
             let item = try await nextInboxItem(first, kind: .enrollment)
-            await expectError(.optedOut) { try await first.approve(item, prompt: "Approve") }
+            let number = try await second.number()
+            await expectError(.optedOut) { try await first.approve(item, prompt: "Approve", number: number) }
             let pinPrompt = PINPromptRecorder(answering: LiveServer.pin)
-            #expect(try await first.approve(item, prompt: "Approve", fallback: pinPrompt.prompt) == .approved)
+            #expect(
+                try await first.approve(item, prompt: "Approve", number: number, fallback: pinPrompt.prompt) == .approved)
             #expect(pinPrompt.reasons == [.optedOut])
             #expect(try await second.session.deviceId != nil)
         }
@@ -179,9 +213,12 @@ struct NewDeviceApprovalTests {
             let second = PendingRegistration(on: server)
             let first = server.client(profile, verifier: ScriptedVerifier(.lockout))
             let item = try await nextInboxItem(first, kind: .enrollment)
+            let number = try await second.number()
             let pinPrompt = PINPromptRecorder(answering: nil)
-            await expectError(.userCancelled) { try await first.approve(item, prompt: "Approve", fallback: pinPrompt.prompt) }
-            await expectError(.biometryLockout) { try await first.approve(item, prompt: "Approve") }
+            await expectError(.userCancelled) {
+                try await first.approve(item, prompt: "Approve", number: number, fallback: pinPrompt.prompt)
+            }
+            await expectError(.biometryLockout) { try await first.approve(item, prompt: "Approve", number: number) }
             #expect(try await first.deny(item, pin: LiveServer.pin) == .denied)
             await expectError(.approvalDenied) { try await second.session }
         }
@@ -194,7 +231,7 @@ struct NewDeviceApprovalTests {
             try await server.register(first)
             let second = PendingRegistration(on: server)
             let item = try await nextInboxItem(first, kind: .enrollment)
-            #expect(try await first.approve(item, prompt: "Approve") == .approved)
+            #expect(try await first.approve(item, prompt: "Approve", number: try await second.number()) == .approved)
             _ = try await second.session
             await expectError(.server, serverCode: .alreadyDecided) { try await first.deny(item, prompt: "Deny") }
         }
@@ -209,7 +246,10 @@ struct NewDeviceApprovalTests {
             let item = try await nextInboxItem(server.client(profile), kind: .enrollment)
             let transport = server.recorder()
             let compromised = server.client(profile, compromised: true, transport: transport)
-            await expectError(.deviceCompromised) { try await compromised.approve(item, prompt: "Approve") }
+            let number = try await second.number()
+            await expectError(.deviceCompromised) {
+                try await compromised.approve(item, prompt: "Approve", number: number)
+            }
             await expectError(.deviceCompromised) { try await compromised.deny(item, pin: LiveServer.pin) }
             #expect(transport.requests.isEmpty)
             #expect(try await second.client.status().registered == false)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneClient
+import TouchstoneCrypto
 import TouchstoneProtocol
 
 @testable import TouchstoneServer
@@ -259,17 +260,70 @@ struct RegistrationTests {
         }
     }
 
-    @Test("registering the same device again replaces its registration, here and on the server, without approval")
+    @Test("registering the same device again proves it with the old device key: it replaces the old one at once, no approval")
     func registerAgainReplaces() async throws {
         try await LiveServer.run { server in
-            let client = server.client(server.profile())
-            let first = try await server.register(client)
-            let second = try await client.register(username: "ana", password: LiveServer.password, pin: "739164")
+            let profile = server.profile()
+            let first = try await server.register(server.client(profile))
+            let oldKey = try #require(try await profile.keyStore.registration()?.deviceKey.publicKey)
+            let transport = server.recorder()
+            let again = PendingRegistration(server.client(profile, transport: transport), on: profile, pin: "739164")
+            #expect(await again.waitingForApproval() == nil, "no approval is needed")
+            let second = try await again.session
             #expect(second.deviceId != first.deviceId)
-            #expect(try await client.status().deviceId == second.deviceId)
-            #expect(try await server.device(first.deviceId).revokedAt != nil)
-            #expect(try await server.device(second.deviceId).revokedAt == nil)
-            #expect(try await client.login(pin: "739164").amr == ["pin"])
+            #expect(try await again.client.status().deviceId == second.deviceId)
+            #expect(try await server.device(first.deviceId).isActive == false)
+            #expect(try await server.device(second.deviceId).isActive)
+            #expect(try await again.client.login(pin: "739164").amr == ["pin"])
+
+            // The proof is the old device key's signature over this enrolment.
+            let completing = try #require(transport.sent.first { $0.path.hasSuffix("/complete") })
+            let enrollmentId = completing.path.split(separator: "/")[2]
+            let completion = try WireCoding.decoder().decode(EnrollmentCompletion.self, from: try #require(completing.body))
+            let proof = try #require(completion.previousDeviceProof)
+            #expect(proof != completion.deviceProof, "not the new key's")
+            _ = try verifiedClaims(proof, as: ProofClaims.self, by: oldKey, issuer: String(enrollmentId), audience: server.url)
+        }
+    }
+
+    @Test("a re-registration the server refuses keeps the old registration, here and on the server, usable")
+    func refusedRegisterAgainKeepsOld() async throws {
+        try await LiveServer.run { server in
+            let profile = server.profile()
+            let first = try await server.register(server.client(profile))
+            let before = try profile.snapshot()
+            // The previous-device proof signed by the new device key instead of the old one: refused.
+            let transport = server.recorder { request in
+                guard request.path.hasSuffix("/complete"), let body = request.body else { return }
+                var completion = try WireCoding.decoder().decode(EnrollmentCompletion.self, from: body)
+                completion.previousDeviceProof = completion.deviceProof
+                request.body = try WireCoding.encoder().encode(completion)
+            }
+            let client = server.client(profile, transport: transport)
+            await expectError(.server, serverCode: .invalidProof) {
+                try await client.register(username: "ana", password: LiveServer.password, pin: "739164")
+            }
+            #expect(try profile.snapshot() == before)
+            #expect(try await client.status().deviceId == first.deviceId)
+            #expect(try await server.device(first.deviceId).isActive)
+            #expect(try await client.login(pin: LiveServer.pin).deviceId == first.deviceId)
+        }
+    }
+
+    @Test("registering as another user on a registered profile sends no previous-device proof")
+    func otherUserSendsNoProof() async throws {
+        try await LiveServer.run { server in
+            let profile = server.profile()
+            try await server.register(server.client(profile))
+            try await server.createUser("bo")
+            let transport = server.recorder()
+            let client = server.client(profile, transport: transport)
+            let session = try await client.register(username: "bo", password: LiveServer.password, pin: LiveServer.pin)
+            #expect(try await client.status().username == "bo")
+            #expect(try await client.status().deviceId == session.deviceId)
+            let completing = try #require(transport.sent.first { $0.path.hasSuffix("/complete") })
+            let completion = try WireCoding.decoder().decode(EnrollmentCompletion.self, from: try #require(completing.body))
+            #expect(completion.previousDeviceProof == nil)
         }
     }
 

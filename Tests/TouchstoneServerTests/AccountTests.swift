@@ -48,7 +48,7 @@ import TouchstoneTestSupport
         try await Harness.run { h in
             try await h.createAccount("ana")
             let user = try #require(try await h.store.user(username: "ana"))
-            #expect(user.passwordHash.hasPrefix("$2b$12$"))
+            #expect(user.passwordHash.hasPrefix(PasswordHasher.prehashedPrefix + "$2b$12$"))
             #expect(!user.passwordHash.contains(Harness.password))
         }
     }
@@ -85,7 +85,7 @@ import TouchstoneTestSupport
         let pool = NIOThreadPool(numberOfThreads: 1)
         pool.start()
         let hasher = try await PasswordHasher(cost: 12, threadPool: pool)
-        #expect(hasher.decoy.hasPrefix("$2b$12$"))
+        #expect(hasher.decoy.hasPrefix(PasswordHasher.prehashedPrefix + "$2b$12$"))
         #expect(try await hasher.verify("anything", against: nil) == false)
         try await pool.shutdownGracefully()
         // The unknown-user path (no hash) still goes to bcrypt: with the pool gone it cannot answer at all.

@@ -50,8 +50,12 @@ import TouchstoneTestSupport
             let inbox = try await h.deviceInbox(scene.phone, deviceId: scene.phoneId)
             let raw = try #require(try h.jsonObject(inbox)["items"] as? [[String: Any]])
             #expect(raw.count == 1)
-            #expect(Set(raw.first?.keys.map { $0 } ?? []) == ["kind", "id", "clientId", "publisher", "challenge", "expiresAt", "name", "model", "ip", "requestedAt"])
+            #expect(Set(raw.first?.keys.map { $0 } ?? []) == ["kind", "id", "clientId", "publisher", "challenge", "expiresAt", "name", "model", "ip", "requestedAt", "numbers"])
             let item = try h.decode(Inbox.self, inbox).items[0]
+            // Number matching: the new device shows one of the three numbers the approver picks among.
+            let numbers = try #require(item.numbers)
+            #expect(numbers.count == 3 && Set(numbers).count == 3 && numbers.allSatisfy { (10...99).contains($0) })
+            #expect(numbers.contains(scene.pending.number))
             #expect(item.kind == .enrollment)
             #expect(item.id == scene.pending.enrollmentId)
             #expect(item.name == "Ana's tablet")
@@ -63,7 +67,8 @@ import TouchstoneTestSupport
             #expect(Base64URL.decode(item.challenge)?.count == 32)
             #expect(abs(item.expiresAt.timeIntervalSince(scene.pending.expiresAt)) < 1)
 
-            let decision = try await scene.phone.decision(deviceId: scene.phoneId, challenge: item.challenge, now: h.now)
+            let decision = try await scene.phone.decision(
+                deviceId: scene.phoneId, challenge: item.challenge, number: scene.pending.number, now: h.now)
             let decided = try await h.decide("enrollments", item.id, decision)
             #expect(decided.status == .ok)
             #expect(String(buffer: decided.body) == #"{"status":"approved"}"#)
@@ -76,6 +81,7 @@ import TouchstoneTestSupport
             let session = try #require(first.session)
             #expect(session.deviceId == deviceId)
             #expect(session.acr == "aal2")
+            h.devices[deviceId] = scene.tablet
             #expect(try await h.send(.get, "/v1/devices", headers: h.bearer(session)).status == .ok)
             let second = try await poll(h, scene.pending)
             #expect(second.status == .approved)
@@ -130,32 +136,85 @@ import TouchstoneTestSupport
                 404, .notFound)
             #expect(try await poll(h, scene.pending).status == .pending)
             // The item is still there and can be approved.
-            let right = try await scene.phone.decision(deviceId: scene.phoneId, challenge: item.challenge, now: h.now)
+            let right = try await scene.phone.decision(
+                deviceId: scene.phoneId, challenge: item.challenge, number: scene.pending.number, now: h.now)
             #expect(try await h.decide("enrollments", item.id, right).status == .ok)
         }
     }
 
-    @Test func aDeviceCannotApproveItsOwnReEnrolment() async throws {
+    /// Regression: `complete` with the victim's device description and new keys replaced the victim's phone (201, an
+    /// `aal2` session, the victim's device revoked). A description is not a credential: it is a new device like any other.
+    @Test func theVictimsDeviceDescriptionWithoutItsKeyIsJustANewDevice() async throws {
         try await Harness.run { h in
-            let scene = try await makeScene(h)
-            // Approve the tablet first, so that the user has two active devices.
-            let item = try await enrolmentItem(h, scene)
-            _ = try await h.decide("enrollments", item.id, try await scene.phone.decision(deviceId: scene.phoneId, challenge: item.challenge, now: h.now))
-            let tabletId = try #require(try await poll(h, scene.pending).deviceId)
-            // The tablet enrols again (same fingerprint, new keys): the phone must approve, not the tablet itself.
-            var again = try await TestDevice(name: "Ana's tablet")
-            again.description = scene.tablet.description
-            let response = try await h.completeEnrollment(again, try await h.startEnrollment())
+            let phone = try await TestDevice()
+            let enrolled = try await h.enroll(phone)
+            var attacker = try await TestDevice()
+            attacker.description = phone.description
+            let response = try await h.completeEnrollment(attacker, try await h.startEnrollment())
             #expect(response.status == .accepted)
             let pending = try h.decode(EnrollmentPending.self, response)
-            #expect(try await h.inboxItems(scene.tablet, deviceId: tabletId).isEmpty)
-            let phoneItems = try await h.inboxItems(scene.phone, deviceId: scene.phoneId)
-            let reEnrolment = try #require(phoneItems.first { $0.id == pending.enrollmentId })
-            let own = try await scene.tablet.decision(deviceId: tabletId, challenge: reEnrolment.challenge, now: h.now)
-            try h.expectProblem(try await h.decide("enrollments", pending.enrollmentId, own), 401, .challengeInvalid)
-            let ownByPIN = try await scene.tablet.decision(deviceId: tabletId, challenge: reEnrolment.challenge, pin: Harness.pin, now: h.now)
-            try h.expectProblem(try await h.decide("enrollments", pending.enrollmentId, ownByPIN), 401, .challengeInvalid)
-            #expect(try await poll(h, pending).status == .pending)
+            #expect(try await h.store.device(id: enrolled.deviceId)?.isActive == true)
+            // The victim's phone sees the request (same description or not) and denies it.
+            let item = try #require(try await h.inboxItems(phone, deviceId: enrolled.deviceId).first { $0.id == pending.enrollmentId })
+            let deny = try await phone.decision(deviceId: enrolled.deviceId, challenge: item.challenge, approve: false, now: h.now)
+            #expect(try h.decode(DecisionRecorded.self, try await h.decide("enrollments", item.id, deny)).status == .denied)
+            #expect(try await poll(h, pending).status == .denied)
+            #expect(try await h.store.device(id: enrolled.deviceId)?.isActive == true)
+            #expect(try await h.login(phone, deviceId: enrolled.deviceId).status == .created)
+        }
+    }
+
+    @Test func approvingWithAnotherNumberDeniesTheNewDevice() async throws {
+        try await Harness.run { h in
+            let scene = try await makeScene(h)
+            let item = try await enrolmentItem(h, scene)
+            let other = try #require(item.numbers?.first { $0 != scene.pending.number })
+            let blind = try await scene.phone.decision(deviceId: scene.phoneId, challenge: item.challenge, number: other, now: h.now)
+            #expect(try h.decode(DecisionRecorded.self, try await h.decide("enrollments", item.id, blind)).status == .denied)
+            #expect(try await poll(h, scene.pending).status == .denied)
+            #expect(try await h.store.devices(userId: scene.phoneSession.userId).count == 1)
+        }
+    }
+
+    @Test func anApprovalWithoutANumberDeniesTheNewDevice() async throws {
+        try await Harness.run { h in
+            let scene = try await makeScene(h)
+            let item = try await enrolmentItem(h, scene)
+            let blind = try await scene.phone.decision(deviceId: scene.phoneId, challenge: item.challenge, now: h.now)
+            #expect(try h.decode(DecisionRecorded.self, try await h.decide("enrollments", item.id, blind)).status == .denied)
+            #expect(try await poll(h, scene.pending).status == .denied)
+        }
+    }
+
+    /// Regression: a password holder sent 8 approval requests in a row to the victim's phone.
+    @Test func oneApprovalAtATimeFivePerHourAndNoneForFifteenMinutesAfterADenial() async throws {
+        try await Harness.run { h in
+            let scene = try await makeScene(h)
+            func another() async throws -> TestResponse {
+                try await h.completeEnrollment(try await TestDevice(), try await h.startEnrollment())
+            }
+            // A second request while one is pending: 429, and nothing more reaches the phone.
+            let second = try await another()
+            try h.expectProblem(second, 429, .tooManyAttempts)
+            #expect(second.headers[.retryAfter] != nil)
+            #expect(try await h.inboxItems(scene.phone, deviceId: scene.phoneId).map(\.id) == [scene.pending.enrollmentId])
+            // A denial: none for 15 minutes.
+            let item = try await enrolmentItem(h, scene)
+            let deny = try await scene.phone.decision(deviceId: scene.phoneId, challenge: item.challenge, approve: false, now: h.now)
+            #expect(try await h.decide("enrollments", item.id, deny).status == .ok)
+            h.clock.advance(by: 899)
+            try h.expectProblem(try await another(), 429, .tooManyAttempts)
+            #expect(try await h.inboxItems(scene.phone, deviceId: scene.phoneId).isEmpty)
+            h.clock.advance(by: 2)
+            // Then requests that expire unanswered: five in the hour (the first one counts), the sixth refused.
+            for _ in 0..<4 {
+                #expect(try await another().status == .accepted)
+                h.clock.advance(by: 601)
+            }
+            try h.expectProblem(try await another(), 429, .tooManyAttempts)
+            #expect(try await h.inboxItems(scene.phone, deviceId: scene.phoneId).isEmpty)
+            h.clock.advance(by: 3_600)
+            #expect(try await another().status == .accepted)
         }
     }
 
@@ -172,7 +231,8 @@ import TouchstoneTestSupport
             #expect(try await h.store.device(id: scene.phoneId)?.pinFailures == 1)
             #expect(try await poll(h, scene.pending).status == .pending)
 
-            let right = try await scene.phone.decision(deviceId: scene.phoneId, challenge: item.challenge, pin: Harness.pin, now: h.now)
+            let right = try await scene.phone.decision(
+                deviceId: scene.phoneId, challenge: item.challenge, number: scene.pending.number, pin: Harness.pin, now: h.now)
             let decided = try await h.decide("enrollments", item.id, right)
             #expect(decided.status == .ok)
             #expect(try h.decode(DecisionRecorded.self, decided).status == .approved)
@@ -195,7 +255,8 @@ import TouchstoneTestSupport
             let right = try await scene.phone.decision(deviceId: scene.phoneId, challenge: item.challenge, pin: Harness.pin, now: h.now)
             try h.expectProblem(try await h.decide("enrollments", item.id, right), 423, .pinLocked)
             // The fingerprint still works.
-            let bio = try await scene.phone.decision(deviceId: scene.phoneId, challenge: item.challenge, now: h.now)
+            let bio = try await scene.phone.decision(
+                deviceId: scene.phoneId, challenge: item.challenge, number: scene.pending.number, now: h.now)
             #expect(try await h.decide("enrollments", item.id, bio).status == .ok)
         }
     }
@@ -204,7 +265,8 @@ import TouchstoneTestSupport
         try await Harness.run { h in
             let scene = try await makeScene(h)
             let item = try await enrolmentItem(h, scene)
-            let approve = try await scene.phone.decision(deviceId: scene.phoneId, challenge: item.challenge, now: h.now)
+            let approve = try await scene.phone.decision(
+                deviceId: scene.phoneId, challenge: item.challenge, number: scene.pending.number, now: h.now)
             #expect(try await h.decide("enrollments", item.id, approve).status == .ok)
             let deny = try await scene.phone.decision(deviceId: scene.phoneId, challenge: item.challenge, approve: false, now: h.now)
             try h.expectProblem(try await h.decide("enrollments", item.id, deny), 409, .alreadyDecided)

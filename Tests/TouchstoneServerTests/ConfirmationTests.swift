@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -47,6 +48,30 @@ import TouchstoneTestSupport
         let response = try await state(h, key: key, id)
         #expect(response.status == .ok)
         return try h.decode(ConfirmationState.self, response)
+    }
+
+    /// The claims of a confirmation's `decision`: a `touchstone-confirmation+jwt` whose ES256 signature verifies with
+    /// a key of the server's JWKS, as a relying service checks it.
+    func receipt(_ h: Harness, _ state: ConfirmationState) async throws -> [String: Any] {
+        let token = try #require(state.decision)
+        let (header, payload) = try jwtParts(token)
+        #expect(header["typ"] as? String == "touchstone-confirmation+jwt")
+        #expect(header["alg"] as? String == "ES256")
+        let jwks = try h.jsonObject(try await h.send(.get, "/.well-known/jwks.json"))
+        let keys = try #require(jwks["keys"] as? [[String: Any]])
+        let jwk = try #require(keys.first { $0["kid"] as? String == header["kid"] as? String })
+        let point = try #require(Base64URL.decode(jwk["x"] as? String ?? "")) + (try #require(Base64URL.decode(jwk["y"] as? String ?? "")))
+        let key = try P256.Signing.PublicKey(rawRepresentation: point)
+        let parts = token.split(separator: ".").map(String.init)
+        let signature = try P256.Signing.ECDSASignature(rawRepresentation: try #require(Base64URL.decode(parts[2])))
+        #expect(key.isValidSignature(signature, for: Data((parts[0] + "." + parts[1]).utf8)))
+        #expect(payload["pin"] == nil)
+        #expect(payload["iss"] as? String == Harness.issuer)
+        #expect(payload["cid"] as? String == state.confirmationId)
+        #expect(payload["txn"] as? String == state.txn)
+        #expect(payload["did"] as? String == state.deviceId)
+        #expect(payload["amr"] as? [String] == state.amr)
+        return payload
     }
 
     /// The device's inbox item of this confirmation.
@@ -198,15 +223,17 @@ import TouchstoneTestSupport
             let state = try await status(h, key: scene.key, id)
             #expect(state.status == .approved)
             #expect(state.txn == Self.txn)
-            #expect(state.decision == decision)
             #expect(state.deviceId == scene.deviceId)
             #expect(state.amr == ["bio"])
             #expect(state.decidedAt == Date(timeIntervalSince1970: h.now.timeIntervalSince1970.rounded(.down)))
-            // The evidence commits to the transaction and is signed by the device's biometric key.
-            let evidence = try jwtParts(try #require(state.decision))
-            #expect(evidence.payload["txn"] as? String == Self.txn)
-            #expect(evidence.payload["decision"] as? String == "approve")
-            #expect(evidence.header["kid"] as? String == scene.device.biometricKey?.publicKey.thumbprint)
+            // The evidence is the server's receipt: it commits to the transaction and is not the device's token.
+            #expect(state.decision != decision)
+            let evidence = try await receipt(h, state)
+            #expect(evidence["txn"] as? String == Self.txn)
+            #expect(evidence["decision"] as? String == "approve")
+            #expect(evidence["aud"] as? String == "com.example.pay")
+            #expect(evidence["sub"] as? String == (try await h.store.device(id: scene.deviceId))?.userId)
+            #expect(evidence["iat"] as? Int == Int(h.now.timeIntervalSince1970))
             #expect(try await h.inboxItems(scene.device, deviceId: scene.deviceId).isEmpty)
         }
     }
@@ -229,7 +256,7 @@ import TouchstoneTestSupport
             let state = try await status(h, key: scene.key, id)
             #expect(state.status == .approved)
             #expect(state.amr == ["pin"])
-            #expect(state.decision == right)
+            #expect(try await receipt(h, state)["decision"] as? String == "approve")
             #expect(try await h.store.device(id: scene.deviceId)?.pinFailures == 0)
         }
     }
@@ -244,7 +271,7 @@ import TouchstoneTestSupport
             #expect(try h.decode(DecisionRecorded.self, decided).status == .denied)
             let state = try await status(h, key: scene.key, id)
             #expect(state.status == .denied)
-            #expect(state.decision == deny)
+            #expect(try await receipt(h, state)["decision"] as? String == "deny")
             #expect(state.deviceId == scene.deviceId)
         }
     }
@@ -291,7 +318,7 @@ import TouchstoneTestSupport
             try h.expectProblem(try await h.decide("confirmations", id, deny), 409, .alreadyDecided)
             let state = try await status(h, key: scene.key, id)
             #expect(state.status == .approved)
-            #expect(state.decision == approve)
+            #expect(try await receipt(h, state)["decision"] as? String == "approve")
 
             // A refused token cannot be replayed either.
             let second = try await created(h, key: scene.key)
@@ -330,8 +357,9 @@ import TouchstoneTestSupport
             #expect(answers.filter { $0.0 == 409 }.count == 7, "\(answers.map(\.0))")
             let winner = try #require(answers.compactMap(\.1).first)
             let state = try await status(h, key: scene.key, id)
-            #expect(state.decision == winner)
-            #expect(state.status == (tokens.firstIndex(of: winner)!.isMultiple(of: 2) ? .approved : .denied))
+            let approved = tokens.firstIndex(of: winner)!.isMultiple(of: 2)
+            #expect(try await receipt(h, state)["decision"] as? String == (approved ? "approve" : "deny"))
+            #expect(state.status == (approved ? .approved : .denied))
         }
     }
 

@@ -25,7 +25,7 @@ import TouchstoneTestSupport
             #expect(stored.fingerprint == device.fingerprint)
             #expect(stored.deviceKeyThumbprint == device.deviceKey.publicKey.thumbprint)
             #expect(stored.biometricKeyThumbprint == device.biometricKey?.publicKey.thumbprint)
-            #expect(stored.pinHash?.hasPrefix("$2b$12$") == true)
+            #expect(stored.pinHash?.hasPrefix(PasswordHasher.prehashedPrefix + "$2b$12$") == true)
         }
     }
 
@@ -216,11 +216,16 @@ import TouchstoneTestSupport
         }
     }
 
-    @Test func theSameDeviceEnrollingAgainReplacesItself() async throws {
+    @Test func theSameDeviceEnrollingAgainWithItsOldKeysProofReplacesItself() async throws {
         try await Harness.run { h in
             let device = try await TestDevice()
             let first = try await h.enroll(device)
-            let second = try await h.enroll(device, createAccount: false)
+            // New keys (the old PIN is locked, say), the same description, and a proof from the old device key.
+            var again = try await TestDevice()
+            again.description = device.description
+            let response = try await h.completeEnrollment(again, try await h.startEnrollment(), replacing: device)
+            #expect(response.status == .created)
+            let second = try h.decode(EnrollmentCompleted.self, response)
             #expect(first.deviceId != second.deviceId)
             #expect(try await h.store.device(id: first.deviceId)?.revokedAt != nil)
             #expect(try await h.store.device(id: second.deviceId)?.revokedAt == nil)
@@ -229,12 +234,38 @@ import TouchstoneTestSupport
         }
     }
 
+    @Test func aPreviousDeviceProofThatDoesNotVerifyIsRefusedAndChangesNothing() async throws {
+        try await Harness.run { h in
+            let device = try await TestDevice()
+            let first = try await h.enroll(device)
+            var again = try await TestDevice()
+            again.description = device.description
+            // Signed by a key that is not the enrolled device's.
+            let response = try await h.completeEnrollment(again, try await h.startEnrollment(), replacing: try await TestDevice())
+            try h.expectProblem(response, 401, .invalidProof)
+            #expect(try await h.store.devices(userId: first.session.userId).map(\.id) == [first.deviceId])
+            // A proof with no active device of that description to replace proves nothing: a new device, approved or not.
+            var stranger = try await TestDevice()
+            stranger.description.name = "Another phone"
+            #expect(try await h.completeEnrollment(stranger, try await h.startEnrollment(), replacing: device).status == .accepted)
+            #expect(try await h.store.device(id: first.deviceId)?.isActive == true)
+            #expect(try await h.login(device, deviceId: first.deviceId).status == .created)
+        }
+    }
+
     @Test func appsWithoutApprovalEnrolFurtherDevicesDirectly() async throws {
         try await Harness.run { h in
             try await h.saveApp(AppPolicy(clientId: "com.example.open", publisher: "demo", newDeviceApproval: false))
-            _ = try await h.enroll(try await TestDevice(), clientId: "com.example.open")
+            let phone = try await TestDevice()
+            let first = try await h.enroll(phone, clientId: "com.example.open")
             let started = try await h.startEnrollment(clientId: "com.example.open")
             #expect(try await h.completeEnrollment(try await TestDevice(name: "tablet"), started).status == .created)
+            // The same description without a proof is one more device, not a replacement.
+            var twin = try await TestDevice()
+            twin.description = phone.description
+            let twinStarted = try await h.startEnrollment(clientId: "com.example.open")
+            #expect(try await h.completeEnrollment(twin, twinStarted).status == .created)
+            #expect(try await h.store.device(id: first.deviceId)?.isActive == true)
         }
     }
 }

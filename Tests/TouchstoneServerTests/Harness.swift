@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import Synchronization
 import Testing
 import TouchstoneProtocol
 import TouchstoneTestSupport
@@ -19,6 +20,9 @@ struct Harness {
     let runtime: TouchstoneRuntime
     let clock: ManualClock
     let client: any TestClientProtocol
+    /// The enrolled test devices by device id: a Bearer request with a device session's token is signed by its device
+    /// (`Touchstone-Device-Proof`), as the SDK does.
+    let devices = DeviceBook()
 
     var store: any TouchstoneStore { runtime.environment.store }
     var now: Date { clock.now() }
@@ -34,6 +38,9 @@ struct Harness {
         _ body: @Sendable (Harness) async throws -> Void
     ) async throws {
         var settings = try ServerSettings(issuer: issuer)
+        // Suites share two cores with bcrypt and PostgreSQL: a step may wait for a fresh connection longer than the
+        // production bound without anything being wrong.
+        settings.databaseStepTimeout = .seconds(30)
         configure(&settings)
         for kind in TestDatabase.kinds {
             try await run(kind, settings: settings, logger: logger, body)
@@ -66,11 +73,25 @@ struct Harness {
 
     // MARK: HTTP
 
+    /// Sends a request. A Bearer token of a device session gets the `Touchstone-Device-Proof` of this request from
+    /// its device (when the harness enrolled it and the headers carry none), unless `signedByDevice` is false.
     @discardableResult
     func send(
         _ method: HTTPRequest.Method, _ path: String, json: (any Encodable)? = nil, raw: String? = nil,
-        headers: HTTPFields = [:]
+        headers: HTTPFields = [:], signedByDevice: Bool = true
     ) async throws -> TestResponse {
+        var headers = headers
+        if signedByDevice, headers[.deviceProof] == nil, let authorization = headers[.authorization],
+            authorization.hasPrefix("Bearer "),
+            case let parts = authorization.dropFirst("Bearer ".count).split(separator: "."), parts.count == 3,
+            let payload = Base64URL.decode(String(parts[1])),
+            let claims = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
+            claims["cnf"] != nil, let deviceId = claims["did"] as? String, let device = devices[deviceId]
+        {
+            let bare = String(path.prefix { $0 != "?" })
+            headers[.deviceProof] = try await device.request(
+                deviceId: deviceId, method: method.rawValue, path: bare, now: now)
+        }
         var body: ByteBuffer?
         if let json {
             body = ByteBuffer(bytes: try WireCoding.encoder().encode(json))
@@ -120,13 +141,15 @@ struct Harness {
         return try decode(EnrollmentStarted.self, response)
     }
 
-    func completeEnrollment(_ device: TestDevice, _ started: EnrollmentStarted, pin: String? = Harness.pin) async throws
-        -> TestResponse
-    {
+    /// - Parameter previous: the enrolled device this one replaces, which signs `previousDeviceProof`.
+    func completeEnrollment(
+        _ device: TestDevice, _ started: EnrollmentStarted, pin: String? = Harness.pin, replacing previous: TestDevice? = nil
+    ) async throws -> TestResponse {
         try await send(
             .post, "/v1/enrollments/\(started.enrollmentId)/complete",
             json: try await device.completion(
-                enrollmentId: started.enrollmentId, challenge: started.challenge, pin: pin, now: now))
+                enrollmentId: started.enrollmentId, challenge: started.challenge, pin: pin, replacing: previous,
+                now: now))
     }
 
     /// Creates the account if needed and enrols the device; returns its id and first session.
@@ -140,7 +163,9 @@ struct Harness {
         let started = try await startEnrollment(username, clientId: clientId)
         let response = try await completeEnrollment(device, started, pin: pin)
         #expect(response.status == .created)
-        return try decode(EnrollmentCompleted.self, response)
+        let completed = try decode(EnrollmentCompleted.self, response)
+        devices[completed.deviceId] = device
+        return completed
     }
 
     func challenge(_ deviceId: String) async throws -> String {
@@ -156,6 +181,16 @@ struct Harness {
         let challenge = try await challenge(deviceId)
         let assertion = try await device.assertion(deviceId: deviceId, challenge: challenge, pin: pin, now: now)
         return try await send(.post, "/v1/sessions", json: AssertionLoginRequest(clientId: clientId, assertion: assertion))
+    }
+
+    /// `session` with its access token stepped up (`POST /v1/step-up`) to a privileged one.
+    func stepUp(_ session: Session) async throws -> Session {
+        let response = try await send(
+            .post, "/v1/step-up", json: PasswordRequest(password: Harness.password), headers: bearer(session))
+        #expect(response.status == .ok)
+        var privileged = session
+        privileged.accessToken = try decode(StepUpToken.self, response).accessToken
+        return privileged
     }
 
     func bearer(_ session: Session) -> HTTPFields {
@@ -221,4 +256,18 @@ extension Harness {
     func jsonObject(_ response: TestResponse) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
     }
+}
+
+/// The test devices a harness enrolled, by device id.
+final class DeviceBook: Sendable {
+    private let devices = Mutex<[String: TestDevice]>([:])
+
+    subscript(deviceId: String) -> TestDevice? {
+        get { devices.withLock { $0[deviceId] } }
+        set { devices.withLock { $0[deviceId] = newValue } }
+    }
+}
+
+extension HTTPField.Name {
+    static let deviceProof = Self(TouchstoneHeader.deviceProof)!
 }

@@ -22,14 +22,14 @@ import TouchstoneTestSupport
             purpose: LoginService.purpose, now: harness.now,
             effect: .issue(
                 session: session.record, refreshTokenHash: session.refreshTokenHash, signedWithBiometricKey: true,
-                keyThumbprint: thumbprint,
+                keyThumbprint: thumbprint, pin: nil,
                 audit: AuditEvent(
                     at: harness.now, event: "login", outcome: "ok", userId: device.userId, deviceId: device.id,
                     clientId: device.clientId, ip: "127.0.0.1", detail: nil)))
     }
 
     private func issuedSessionId(_ commit: LoginCommit) -> String? {
-        guard case .issue(let session, _, _, _, _) = commit.effect else { return nil }
+        guard case .issue(let session, _, _, _, _, _) = commit.effect else { return nil }
         return session.id
     }
 

@@ -40,15 +40,17 @@ public struct TestDevice: Sendable {
     public var fingerprint: String { DeviceFingerprint.of(description) }
 
     /// The body of `POST /v1/enrollments/{id}/complete`, with proofs signed for `challenge`.
-    public func completion(enrollmentId: String, challenge: String, pin: String?, now: Date = Date()) async throws
-        -> EnrollmentCompletion
-    {
+    /// - Parameter replacing: the enrolled device this one replaces, which signs `previousDeviceProof`.
+    public func completion(
+        enrollmentId: String, challenge: String, pin: String?, replacing previous: TestDevice? = nil, now: Date = Date()
+    ) async throws -> EnrollmentCompletion {
         let claims = ProofClaims(
             iss: enrollmentId, aud: audience, iat: Self.seconds(now), exp: Self.seconds(now) + 60, nonce: challenge)
         return EnrollmentCompletion(
             device: description, deviceKey: deviceKey.publicKey.jwk, biometricKey: biometricKey?.publicKey.jwk,
             pin: pin, deviceProof: try await deviceKey.sign(claims),
-            biometricProof: try await biometricKey?.sign(claims))
+            biometricProof: try await biometricKey?.sign(claims),
+            previousDeviceProof: try await previous?.deviceKey.sign(claims))
     }
 
     /// A login assertion: signed by the biometric key, or by the device key when `pin` is given.

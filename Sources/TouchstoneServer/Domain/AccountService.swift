@@ -5,8 +5,8 @@ import TouchstoneProtocol
 struct AccountService: Sendable {
     let environment: ServiceEnvironment
 
+    /// Unicode code points (`unicodeScalars.count`), every one of which counts (see ``PasswordHasher``).
     static let passwordLength = 8...1024
-    static let usernameLength = 1...128
 
     /// Creates an account.
     func create(_ request: CreateAccountRequest, ip: String) async throws -> CreateAccountResponse {
@@ -14,9 +14,9 @@ struct AccountService: Sendable {
             throw ProblemError(403, .signupDisabled, "Accounts are created by an administrator on this server.")
         }
         try Self.checkUsername(request.username)
-        guard Self.passwordLength.contains(request.password.count) else {
+        guard Self.passwordLength.contains(request.password.unicodeScalars.count) else {
             throw ProblemError(
-                400, .weakPassword, "The password must have 8 to 1024 characters.")
+                400, .weakPassword, "The password must have 8 to 1024 characters (Unicode code points).")
         }
         let user = UserRecord(
             id: ServiceEnvironment.newID(), username: request.username,
@@ -35,17 +35,16 @@ struct AccountService: Sendable {
     func verifyPassword(username: String, password: String, clientId: String, ip: String, event: String) async throws
         -> UserRecord
     {
-        try await environment.throttle.check(username: username, address: ip)
+        try await environment.throttle.admit(username: username, address: ip)
         let user = try await environment.store.user(username: username)
-        guard Self.passwordLength.contains(password.count),
+        guard Self.passwordLength.contains(password.unicodeScalars.count),
             try await environment.hasher.verify(password, against: user?.passwordHash), let user
         else {
-            try await environment.throttle.recordFailure(username: username, address: ip)
             await environment.auditor.record(
                 event, outcome: "invalid_credentials", userId: user?.id, clientId: clientId, ip: ip)
             throw ProblemError.invalidCredentials
         }
-        try await environment.throttle.recordSuccess(username: username)
+        try await environment.throttle.succeeded(username: username, address: ip)
         return user
     }
 
@@ -61,18 +60,19 @@ struct AccountService: Sendable {
         let user = try await verifyPassword(
             username: request.username, password: request.password, clientId: app.clientId, ip: ip,
             event: "login.password")
-        let session = try await SessionService(environment: environment).issue(
+        let session = try await SessionService(environment: environment).prepare(
             userId: user.id, device: nil, clientId: app.clientId, amr: ["pwd"], acr: "aal1")
+        // A password changed since it was checked ends every session, this one included.
+        guard
+            try await environment.store.createPasswordSession(
+                session.record, refreshTokenHash: session.refreshTokenHash, passwordHash: user.passwordHash)
+        else { throw ProblemError.invalidCredentials }
         await environment.auditor.record("login.password", outcome: "ok", userId: user.id, clientId: app.clientId, ip: ip)
-        return session
+        return session.wire
     }
 
+    /// 1–64 code points under ``TextRules``; otherwise 400 `invalid_request`.
     static func checkUsername(_ username: String) throws {
-        guard usernameLength.contains(username.count),
-            !username.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
-            username.trimmingCharacters(in: .whitespaces) == username
-        else {
-            throw ProblemError.invalidRequest("username must have 1 to 128 characters, no control characters and no surrounding spaces")
-        }
+        try TextRules.check(username, field: "username", length: 1...64)
     }
 }

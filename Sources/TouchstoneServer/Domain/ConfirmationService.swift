@@ -36,7 +36,21 @@ struct ConfirmationService: Sendable {
         return ConfirmationState(
             confirmationId: confirmation.id, status: status, decidedAt: confirmation.decidedAt,
             deviceId: confirmation.deviceId, amr: confirmation.amr, txn: confirmation.txn,
-            decision: confirmation.decision)
+            decision: try await receipt(of: confirmation))
+    }
+
+    /// The server's signed statement of a decided confirmation, which its relying service can keep and check with the
+    /// JWKS; `nil` while undecided. The device's own decision token is never kept (it may carry the PIN).
+    private func receipt(of confirmation: ConfirmationRecord) async throws -> String? {
+        guard confirmation.status == .approved || confirmation.status == .denied,
+            let userId = confirmation.userId, let decidedAt = confirmation.decidedAt
+        else { return nil }
+        return try await environment.signer.sign(
+            ConfirmationReceipt(
+                iss: environment.settings.issuer, aud: confirmation.clientId, sub: userId, cid: confirmation.id,
+                txn: confirmation.txn, decision: confirmation.status == .approved ? "approve" : "deny",
+                amr: confirmation.amr ?? [], did: confirmation.deviceId, iat: Int64(decidedAt.timeIntervalSince1970)),
+            type: ConfirmationReceipt.type)
     }
 
     /// `POST /v1/confirmations/{id}/decision`.
@@ -51,14 +65,12 @@ struct ConfirmationService: Sendable {
                 id: confirmation.id, challenge: confirmation.challenge, expiresAt: confirmation.expiresAt,
                 isDecided: confirmation.status == .approved || confirmation.status == .denied,
                 isRecipient: DecisionService.reaches(userId: confirmation.userId, publisher: confirmation.publisher),
-                txn: confirmation.txn)
+                txn: confirmation.txn, clientId: confirmation.clientId)
             let decision = try await DecisionService(environment: environment).verify(assertion, for: target)
             let status: ItemStatus = decision.approves ? .approved : .denied
-            guard
+            try DecisionService.settle(
                 try await environment.store.decideConfirmation(
-                    id: id, status: status, deviceId: decision.device.id, amr: decision.amr, decision: decision.token,
-                    now: environment.clock.now())
-            else { throw DecisionService.alreadyDecided }
+                    id: id, status: status, amr: decision.amr, decisionDigest: decision.digest, by: decision.commit))
             return DecisionRecorded(status: DecisionStatus(rawValue: status.rawValue))
         }
     }
@@ -84,19 +96,9 @@ struct ConfirmationService: Sendable {
         }
     }
 
-    /// Lengths count Unicode code points, as clients in any language can; NFC is compared scalar by scalar
-    /// (Swift's `==` on strings would call canonically equivalent spellings equal).
+    /// 1…`longest` code points under ``TextRules`` for shown text: NFC, nothing hidden, a letter or digit.
     private static func checkShown(_ value: String, name: String, longest: Int) throws {
-        guard (1...longest).contains(value.unicodeScalars.count) else {
-            throw ProblemError.invalidRequest("\(name) must have 1 to \(longest) characters")
-        }
-        guard value.unicodeScalars.elementsEqual(value.precomposedStringWithCanonicalMapping.unicodeScalars) else {
-            throw ProblemError.invalidRequest("\(name) must be in Unicode NFC")
-        }
-        let hidden: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator]
-        guard !value.unicodeScalars.contains(where: { hidden.contains($0.properties.generalCategory) }) else {
-            throw ProblemError.invalidRequest("\(name) may not contain control, format or line-separator characters")
-        }
+        try TextRules.check(value, field: name, length: 1...longest, use: .shown)
     }
 
     /// `^(0|[1-9][0-9]*)(\.[0-9]{1,4})?$`

@@ -23,7 +23,9 @@ struct EnrollmentService: Sendable {
             id: ServiceEnvironment.newID(), userId: user.id, clientId: app.clientId,
             challenge: SecretDigest.randomToken(), challengeExpiresAt: now + environment.settings.challengeLifetime,
             state: .started, createdAt: now)
-        try await environment.store.createEnrollment(enrollment)
+        guard try await environment.store.createEnrollment(enrollment, passwordHash: user.passwordHash) else {
+            throw ProblemError.invalidCredentials
+        }
         await environment.auditor.record("enrollment.start", outcome: "ok", userId: user.id, clientId: app.clientId, ip: ip)
         return EnrollmentStarted(
             enrollmentId: enrollment.id, challenge: enrollment.challenge, expiresAt: enrollment.challengeExpiresAt)
@@ -66,7 +68,19 @@ struct EnrollmentService: Sendable {
             throw ProblemError(400, .pinRequired, "A PIN is required.")
         }
 
-        let proofs = [(deviceKey, Optional(request.deviceProof))] + (biometricKey.map { [($0, request.biometricProof)] } ?? [])
+        // A device of the user with the same description is replaced only by a proof from its own device key: a
+        // description is not a secret. With no such device (revoked meanwhile, say) the proof has nothing to prove.
+        let fingerprint = DeviceFingerprint.of(request.device)
+        let active = try await environment.store.devices(userId: enrollment.userId).filter(\.isActive)
+        var previous: DeviceRecord?
+        var proofs = [(deviceKey, Optional(request.deviceProof))]
+        if let biometricKey { proofs.append((biometricKey, request.biometricProof)) }
+        if let previousProof = request.previousDeviceProof,
+            let replaced = active.first(where: { $0.fingerprint == fingerprint })
+        {
+            previous = replaced
+            proofs.append((try environment.deviceKeys.key(for: replaced.deviceKey), previousProof))
+        }
         var accepted: [UnverifiedDeviceToken] = []
         for (key, proof) in proofs {
             guard let proof else { throw ProblemError.invalidProof }
@@ -94,27 +108,17 @@ struct EnrollmentService: Sendable {
             throw ProblemError.challengeInvalid
         }
 
-        let fingerprint = DeviceFingerprint.of(request.device)
         var pinHash: String?
         if let pin = request.pin {
             pinHash = try await environment.hasher.hash(pin)
         }
-        let others = try await environment.store.devices(userId: enrollment.userId)
-            .filter { $0.isActive && $0.fingerprint != fingerprint }
-        if policy.newDeviceApproval, !others.isEmpty {
-            let pollSecret = SecretDigest.randomToken()
-            let expiresAt = now + environment.settings.pendingEnrollmentLifetime
-            let pending = PendingDevice(
-                device: request.device, fingerprint: fingerprint, deviceKey: deviceKey.jwk,
-                deviceKeyThumbprint: deviceKey.thumbprint, biometricKey: biometricKey?.jwk,
-                biometricKeyThumbprint: biometricKey?.thumbprint, pinHash: pinHash, ip: ip)
-            try await environment.store.parkEnrollment(
-                id: id, device: pending, pollSecretHash: SecretDigest.sha256(pollSecret),
-                approvalChallenge: SecretDigest.randomToken(), expiresAt: expiresAt)
-            await environment.auditor.record(
-                "enrollment.complete", outcome: "approval_pending", userId: enrollment.userId, clientId: app.clientId,
-                ip: ip)
-            return .pending(EnrollmentPending(enrollmentId: id, pollSecret: pollSecret, expiresAt: expiresAt))
+        if previous == nil, policy.newDeviceApproval, !active.isEmpty {
+            return try await park(
+                enrollment, device: PendingDevice(
+                    device: request.device, fingerprint: fingerprint, deviceKey: deviceKey.jwk,
+                    deviceKeyThumbprint: deviceKey.thumbprint, biometricKey: biometricKey?.jwk,
+                    biometricKeyThumbprint: biometricKey?.thumbprint, pinHash: pinHash, ip: ip),
+                now: now)
         }
 
         let device = DeviceRecord(
@@ -123,19 +127,48 @@ struct EnrollmentService: Sendable {
             os: request.device.os, fingerprint: fingerprint, deviceKey: deviceKey.jwk,
             deviceKeyThumbprint: deviceKey.thumbprint, biometricKey: biometricKey?.jwk,
             biometricKeyThumbprint: biometricKey?.thumbprint, pinHash: pinHash, pinFailures: 0, pinLockedAt: nil,
-            createdAt: now, lastUsedAt: now, revokedAt: nil)
+            createdAt: now, lastUsedAt: now, revokedAt: nil, compromised: request.device.compromised)
         let session = try await SessionService(environment: environment).prepare(
             userId: enrollment.userId, device: device, clientId: app.clientId,
             amr: biometricKey == nil ? ["pin"] : ["bio"], acr: "aal2")
-        try await environment.store.completeEnrollment(
-            id: id, device: device, session: session.record, refreshTokenHash: session.refreshTokenHash)
+        guard
+            try await environment.store.completeEnrollment(
+                id: id, device: device, replacing: previous?.id, session: session.record,
+                refreshTokenHash: session.refreshTokenHash)
+        else { throw ProblemError.challengeInvalid }
         await environment.auditor.record(
             "enrollment.complete", outcome: "ok", userId: enrollment.userId, deviceId: device.id,
-            clientId: app.clientId, ip: ip)
+            clientId: app.clientId, ip: ip, detail: previous.map { "replaced \($0.id)" })
         return .completed(EnrollmentCompleted(deviceId: device.id, session: session.wire))
     }
 
-    /// `GET /v1/enrollments/{id}` with the poll secret; an approved enrolment's device id and session come once.
+    /// Parks an enrolment until one of the user's active devices approves it, within the approval limits.
+    /// - Throws: 429 `too_many_attempts` when the user already has an approval pending, had five in the last hour, or
+    ///   denied one in the last 15 minutes: the enrolment ends and nothing reaches any device.
+    private func park(_ enrollment: EnrollmentRecord, device: PendingDevice, now: Date) async throws -> Outcome {
+        let pollSecret = SecretDigest.randomToken()
+        let expiresAt = now + environment.settings.pendingEnrollmentLifetime
+        let (number, numbers) = ApprovalLimits.numberMatching()
+        let parked = try await environment.store.parkEnrollment(
+            ApprovalRequest(
+                enrollmentId: enrollment.id, userId: enrollment.userId, device: device,
+                pollSecretHash: SecretDigest.sha256(pollSecret), challenge: SecretDigest.randomToken(), number: number,
+                numbers: numbers, expiresAt: expiresAt, now: now),
+            limits: .standard)
+        guard parked else {
+            throw ProblemError(
+                429, .tooManyAttempts, "Too many requests to approve a new device; try again later.",
+                retryAfter: Int(ApprovalLimits.standard.coolDown))
+        }
+        await environment.auditor.record(
+            "enrollment.complete", outcome: "approval_pending", userId: enrollment.userId, clientId: enrollment.clientId,
+            ip: device.ip)
+        return .pending(
+            EnrollmentPending(enrollmentId: enrollment.id, pollSecret: pollSecret, expiresAt: expiresAt, number: number))
+    }
+
+    /// `GET /v1/enrollments/{id}` with the poll secret; an approved enrolment's device id and session come once, and
+    /// only while the device is active.
     func poll(id: String, pollSecret: String?) async throws -> EnrollmentPoll {
         let notFound = ProblemError(404, .notFound, "No such enrolment.")
         guard let pollSecret, let enrollment = try await environment.store.enrollment(id: id),
@@ -146,22 +179,27 @@ struct EnrollmentService: Sendable {
         case .pending:
             let expired = enrollment.pendingExpiresAt.map { $0 <= environment.clock.now() } ?? true
             return EnrollmentPoll(status: expired ? .expired : .pending)
-        case .denied:
+        case .denied, .cancelled:
             return EnrollmentPoll(status: .denied)
         case .approved, .completed:
-            guard let deviceId = enrollment.deviceId, try await environment.store.claimEnrollmentDelivery(id: id),
-                let device = try await environment.store.device(id: deviceId), device.isActive
+            guard let deviceId = enrollment.deviceId, let device = try await environment.store.device(id: deviceId),
+                device.isActive
             else { return EnrollmentPoll(status: .approved, deviceId: enrollment.deviceId) }
-            let session = try await SessionService(environment: environment).issue(
+            let session = try await SessionService(environment: environment).prepare(
                 userId: device.userId, device: device, clientId: enrollment.clientId,
                 amr: device.biometricKey == nil ? ["pin"] : ["bio"], acr: "aal2")
-            return EnrollmentPoll(status: .approved, deviceId: deviceId, session: session)
+            guard
+                try await environment.store.deliverEnrollment(
+                    id: id, session: session.record, refreshTokenHash: session.refreshTokenHash)
+            else { return EnrollmentPoll(status: .approved, deviceId: deviceId) }
+            return EnrollmentPoll(status: .approved, deviceId: deviceId, session: session.wire)
         case .started, .consumed:
             throw notFound
         }
     }
 
-    /// `POST /v1/enrollments/{id}/decision`: another active device of the user approves or denies a new device.
+    /// `POST /v1/enrollments/{id}/decision`: another active device of the user approves or denies a new device, picking
+    /// the number the new device shows (another number denies it).
     func decide(_ id: String, assertion: String, ip: String) async throws -> DecisionRecorded {
         guard let enrollment = try await environment.store.enrollment(id: id), enrollment.state != .started,
             enrollment.state != .consumed, let pending = enrollment.pendingDevice,
@@ -172,15 +210,14 @@ struct EnrollmentService: Sendable {
         ) {
             let target = DecisionTarget(
                 id: id, challenge: challenge, expiresAt: expiresAt, isDecided: enrollment.state != .pending,
-                isRecipient: { device in
-                    device.isActive && device.userId == enrollment.userId && device.fingerprint != pending.fingerprint
-                },
-                txn: nil)
+                isRecipient: { device in device.isActive && device.userId == enrollment.userId },
+                txn: nil, clientId: enrollment.clientId)
             let decision = try await DecisionService(environment: environment).verify(assertion, for: target)
-            let now = environment.clock.now()
+            let approves = decision.approves && decision.claims.number == enrollment.approvalNumber
             var device: DeviceRecord?
-            if decision.approves {
+            if approves {
                 let app = try await environment.app(enrollment.clientId)
+                let now = decision.commit.now
                 device = DeviceRecord(
                     id: ServiceEnvironment.newID(), userId: enrollment.userId, clientId: app.clientId,
                     publisher: app.publisher, name: pending.device.name, model: pending.device.model,
@@ -188,13 +225,11 @@ struct EnrollmentService: Sendable {
                     deviceKey: pending.deviceKey, deviceKeyThumbprint: pending.deviceKeyThumbprint,
                     biometricKey: pending.biometricKey, biometricKeyThumbprint: pending.biometricKeyThumbprint,
                     pinHash: pending.pinHash, pinFailures: 0, pinLockedAt: nil, createdAt: now, lastUsedAt: now,
-                    revokedAt: nil)
+                    revokedAt: nil, compromised: pending.device.compromised)
             }
-            guard
-                try await environment.store.decideEnrollment(
-                    id: id, approvedDevice: device, decidedBy: decision.device.id, now: now)
-            else { throw DecisionService.alreadyDecided }
-            return DecisionRecorded(status: decision.approves ? .approved : .denied)
+            try DecisionService.settle(
+                try await environment.store.decideEnrollment(id: id, approvedDevice: device, by: decision.commit))
+            return DecisionRecorded(status: approves ? .approved : .denied)
         }
     }
 
@@ -207,12 +242,9 @@ struct EnrollmentService: Sendable {
     }
 
     private static func checkDescription(_ device: DeviceDescription) throws {
-        for (name, value) in [("name", device.name), ("model", device.model), ("vendorId", device.vendorId), ("os", device.os)] {
-            guard (1...200).contains(value.count),
-                !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-            else {
-                throw ProblemError.invalidRequest("device.\(name) must have 1 to 200 characters and no control characters")
-            }
-        }
+        try TextRules.check(device.name, field: "device.name", length: 1...64)
+        try TextRules.check(device.model, field: "device.model", length: 1...64)
+        try TextRules.check(device.vendorId, field: "device.vendorId", length: 1...200)
+        try TextRules.check(device.os, field: "device.os", length: 1...200)
     }
 }

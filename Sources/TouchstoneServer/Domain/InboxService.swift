@@ -26,17 +26,15 @@ struct InboxService: Sendable {
         let now = environment.clock.now()
         let store = environment.store
         var items: [InboxItem] = []
-        for enrollment in try await store.pendingEnrollments(
-            userId: device.userId, excludingFingerprint: device.fingerprint, now: now)
-        {
+        for enrollment in try await store.pendingEnrollments(userId: device.userId, now: now) {
             guard let pending = enrollment.pendingDevice, let challenge = enrollment.approvalChallenge,
                 let expiresAt = enrollment.pendingExpiresAt, let app = try await store.app(clientId: enrollment.clientId)
             else { continue }
             items.append(
                 InboxItem(
                     kind: .enrollment, id: enrollment.id, clientId: app.clientId, publisher: app.publisher,
-                    challenge: challenge, expiresAt: expiresAt, ip: pending.ip, requestedAt: enrollment.createdAt,
-                    name: pending.device.name, model: pending.device.model))
+                    challenge: challenge, expiresAt: expiresAt, numbers: enrollment.approvalNumbers, ip: pending.ip,
+                    requestedAt: enrollment.createdAt, name: pending.device.name, model: pending.device.model))
         }
         for confirmation in try await store.pendingConfirmations(userId: device.userId, publisher: device.publisher, now: now) {
             items.append(

@@ -6,7 +6,7 @@ struct IntrospectionService: Sendable {
     let environment: ServiceEnvironment
 
     func introspect(_ token: String, for caller: AppRecord) async throws -> IntrospectionResult {
-        guard let identity = try? await SessionService(environment: environment).authenticate(bearer: token),
+        guard let identity = try await SessionService(environment: environment).liveIdentity(of: token),
             let audience = try await environment.store.app(clientId: identity.claims.aud),
             audience.publisher == caller.publisher
         else { return .inactive }

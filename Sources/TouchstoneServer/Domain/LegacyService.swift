@@ -21,8 +21,12 @@ struct LegacyService: Sendable {
         let user = try await AccountService(environment: environment).verifyPassword(
             username: username, password: password, clientId: Self.clientId, ip: ip, event: "legacy.pubkey")
         do {
-            try await environment.store.createLegacyKey(
-                sub: Self.subject(der), userId: user.id, publicKey: Base64URL.encode(der), at: environment.clock.now())
+            // A password changed since it was checked registers nothing.
+            guard
+                try await environment.store.createLegacyKey(
+                    sub: Self.subject(der), userId: user.id, publicKey: Base64URL.encode(der), at: environment.clock.now(),
+                    passwordHash: user.passwordHash)
+            else { throw ProblemError.invalidCredentials }
         } catch StoreError.conflict {
             throw ProblemError(409, .keyExists, "This key is already registered.")
         }
@@ -41,8 +45,10 @@ struct LegacyService: Sendable {
                 try await environment.store.recordUsedToken(
                     digest: SecretDigest.sha256(signingInput), expiresAt: Date(timeIntervalSince1970: TimeInterval(exp)))
             else { throw ProblemError.invalidAssertion }
-            return try await SessionService(environment: environment).issue(
+            let session = try await SessionService(environment: environment).prepare(
                 userId: key.userId, device: nil, clientId: Self.clientId, amr: ["legacy"], acr: "aal1")
+            try await environment.store.createSession(session.record, refreshTokenHash: session.refreshTokenHash)
+            return session.wire
         }
     }
 

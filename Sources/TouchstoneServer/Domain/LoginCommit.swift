@@ -4,15 +4,16 @@ import Foundation
 struct LoginCommit: Sendable {
     /// What follows once the challenge is consumed.
     enum Effect: Sendable {
-        /// Nothing more (a refusal decided from the assertion and the device, or a PIN still to check).
+        /// Nothing more (a refusal decided from the assertion and the device).
         case none
         /// A binding mismatch: the device is revoked with its sessions.
         case revokeDevice(reason: String)
-        /// An accepted login: the device is marked used, the session stored and the login audited — provided the
-        /// device is still active and still holds the key that signed (`signedWithBiometricKey`, `keyThumbprint`).
+        /// A login: for a PIN assertion the checked PIN is applied first (a wrong one is counted and ends the login);
+        /// then the device is marked used, the session stored and the login audited — provided the device is still
+        /// active and still holds the key that signed (`signedWithBiometricKey`, `keyThumbprint`).
         case issue(
             session: SessionRecord, refreshTokenHash: String, signedWithBiometricKey: Bool, keyThumbprint: String,
-            audit: AuditEvent)
+            pin: PINAttempt?, audit: AuditEvent)
     }
 
     /// How far the commit got; every step before the one named is committed.
@@ -23,6 +24,8 @@ struct LoginCommit: Sendable {
         case deviceRevoked
         /// `issue` only: the signing key is no longer registered (biometric opt-out) since the device was read.
         case keyRemoved
+        /// `issue` with a PIN that was not accepted (counted when wrong); no session.
+        case pin(PINOutcome)
         /// Every step was written.
         case committed
     }
@@ -33,5 +36,7 @@ struct LoginCommit: Sendable {
     var deviceId: String
     var purpose: String
     var now: Date
+    /// The verified assertion said the device is compromised: the device keeps that mark, whatever the outcome.
+    var reportedCompromised: Bool = false
     var effect: Effect
 }

@@ -55,43 +55,47 @@ struct LoginService: Sendable {
             // A PIN goes with the device key and only with it.
             check: { ($0.pin != nil) != usesBiometricKey })
         let now = environment.clock.now()
-        // Every rule after the challenge is decided from the verified claims and the device read above, so that the
-        // writes of the login (used token, challenge, and revocation or session) go to the store in one transaction.
+        // Every rule after the challenge is decided from the verified claims and the device read above (the PIN is
+        // checked against the hash read then), so that the writes of the login (challenge, PIN count, and revocation
+        // or session) go to the store in one transaction, which applies them only if the device is still as read.
         let refusal = refusal(claims, device: device, app: app)
         var effect = LoginCommit.Effect.none
         var session: PreparedSession?
         if refusal?.code == .bindingMismatch {
             effect = .revokeDevice(reason: "binding mismatch")
-        } else if refusal == nil, claims.pin == nil {
+        } else if refusal == nil {
+            var pin: PINAttempt?
+            if let entered = claims.pin {
+                // Not worth a bcrypt when the challenge is already spent (a replayed assertion).
+                guard try await environment.store.challengeIsLive(claims.nonce, subject: device.id, purpose: Self.purpose, now: now)
+                else { throw ProblemError.challengeInvalid }
+                pin = try await PINCheck(environment: environment).check(entered, device: device)
+            }
             let prepared = try await SessionService(environment: environment).prepare(
-                userId: device.userId, device: device, clientId: app.clientId, amr: ["bio"], acr: "aal2")
+                userId: device.userId, device: device, clientId: app.clientId, amr: [pin == nil ? "bio" : "pin"],
+                acr: "aal2")
             session = prepared
             effect = .issue(
-                session: prepared.record, refreshTokenHash: prepared.refreshTokenHash, signedWithBiometricKey: true,
-                keyThumbprint: token.kid,
+                session: prepared.record, refreshTokenHash: prepared.refreshTokenHash,
+                signedWithBiometricKey: usesBiometricKey, keyThumbprint: token.kid, pin: pin,
                 audit: AuditEvent(
                     at: now, event: "login", outcome: "ok", userId: device.userId, deviceId: device.id,
                     clientId: app.clientId, ip: ip, detail: nil))
         }
         let outcome = try await environment.store.commitLogin(
             LoginCommit(
-                challenge: claims.nonce, deviceId: device.id, purpose: Self.purpose, now: now, effect: effect))
+                challenge: claims.nonce, deviceId: device.id, purpose: Self.purpose, now: now,
+                reportedCompromised: claims.compromised == true, effect: effect))
         switch outcome {
         case .challengeInvalid: throw ProblemError.challengeInvalid
         case .deviceRevoked: throw ProblemError.deviceRevoked
         case .keyRemoved: throw ProblemError.invalidAssertion
+        case .pin(let pinOutcome): throw PINCheck.refusal(pinOutcome)
         case .committed: break
         }
         if let refusal { throw refusal }
-        if let session { return session.wire }
-        guard let pin = claims.pin else { throw ProblemError.invalidAssertion }
-        try await checkPIN(pin, device: device)
-        try await environment.store.touchDevice(id: device.id, at: now)
-        let issued = try await SessionService(environment: environment).issue(
-            userId: device.userId, device: device, clientId: app.clientId, amr: ["pin"], acr: "aal2")
-        await environment.auditor.record(
-            "login", outcome: "ok", userId: device.userId, deviceId: device.id, clientId: app.clientId, ip: ip)
-        return issued
+        guard let session else { throw ProblemError.invalidAssertion }
+        return session.wire
     }
 
     /// The refusal a verified assertion meets once its challenge is consumed, in the protocol's order; `nil` when
@@ -108,25 +112,7 @@ struct LoginService: Sendable {
         if claims.pin == nil, !app.policy.biometricAllowed {
             return ProblemError(403, .biometryNotAllowed, "This app's policy does not allow biometric login.")
         }
+        if claims.pin != nil, device.pinHash == nil { return .invalidAssertion }
         return nil
-    }
-
-    /// Checks a PIN against the device's hash; a wrong one is counted atomically, a right one resets the count.
-    func checkPIN(_ pin: String, device: DeviceRecord) async throws {
-        guard device.pinLockedAt == nil else { throw ProblemError.pinLocked }
-        guard let pinHash = device.pinHash else { throw ProblemError.invalidAssertion }
-        if try await environment.hasher.verify(pin, against: pinHash) {
-            guard try await environment.store.resetPINFailures(deviceId: device.id) else { throw ProblemError.pinLocked }
-            return
-        }
-        let limit =
-            try await environment.store.app(clientId: device.clientId)?.policy.maxPinAttempts
-            ?? AppPolicy(clientId: device.clientId, publisher: device.publisher).maxPinAttempts
-        guard
-            let count = try await environment.store.countWrongPIN(
-                deviceId: device.id, limit: limit, at: environment.clock.now()),
-            !count.locked
-        else { throw ProblemError.pinLocked }
-        throw ProblemError(401, .pinIncorrect, "The PIN is wrong.", attemptsRemaining: max(0, limit - count.failures))
     }
 }

@@ -21,16 +21,19 @@ struct PasskeyService: Sendable {
 
     // MARK: Registration
 
-    /// `POST /v1/webauthn/registration/options`: a password (`aal1`) session may register only the first credential.
+    /// `POST /v1/webauthn/registration/options`: adding a passkey is privileged (a stepped-up `aal2` token), except the
+    /// user's first credential, which any session may register while the user has no device and no passkey.
     func startRegistration(by identity: AccessIdentity, ip: String) async throws
         -> CeremonyOptions<PublicKeyCredentialCreationOptionsJSON>
     {
         try await environment.auditor.recording(
             "passkey.register.start", userId: identity.userId, clientId: identity.claims.aud, ip: ip, success: false
         ) {
-            let firstOnly = identity.claims.acr != "aal2"
-            if firstOnly, try await environment.store.hasCredentials(userId: identity.userId) {
-                throw Self.insufficientAuthentication
+            // The first credential is re-checked when it is stored: nothing may have been added meanwhile.
+            let firstOnly = !(try await environment.store.hasCredentials(userId: identity.userId))
+            if !firstOnly {
+                guard identity.claims.acr == "aal2" else { throw Self.insufficientAuthentication }
+                try StepUpService.requirePrivilege(identity)
             }
             guard let user = try await environment.store.user(id: identity.userId) else { throw ProblemError.unauthorized }
             let existing = try await environment.store.passkeys(userId: user.id).map(\.credential)
@@ -97,7 +100,7 @@ struct PasskeyService: Sendable {
             } else {
                 let decoy = try await decoy(for: username)
                 started = try passkeys().startAuthentication(
-                    userHandle: decoy.userHandle, allowCredentials: [decoy.credential], challenge: Self.randomBytes(),
+                    userHandle: decoy.userHandle, allowCredentials: decoy.credentials, challenge: Self.randomBytes(),
                     now: now)
             }
         } else {
@@ -214,10 +217,11 @@ struct PasskeyService: Sendable {
         SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
     }
 
-    /// A stand-in credential for a username without passkeys: derived from a server secret with HMAC, so the same
-    /// username always gets the same one, shaped like a platform authenticator's.
+    /// Stand-in credentials for a username without passkeys: derived from a server secret with HMAC, so the same
+    /// username always gets the same ones, shaped like a platform authenticator's, and as many as accounts have (one
+    /// to three, most often one), so that their count does not tell a known username from an unknown one.
     private func decoy(for username: String) async throws
-        -> (userHandle: [UInt8], credential: PublicKeyCredentialDescriptorJSON)
+        -> (userHandle: [UInt8], credentials: [PublicKeyCredentialDescriptorJSON])
     {
         let secret = try await environment.store.serverSecret(
             name: "passkey-decoys", creating: SecretDigest.randomToken())
@@ -225,25 +229,26 @@ struct PasskeyService: Sendable {
         func derive(_ label: String) -> [UInt8] {
             Array(HMAC<SHA256>.authenticationCode(for: Data((label + "\u{0}" + username).utf8), using: key))
         }
-        let id = derive("credential")
-        let length = id[0] & 1 == 0 ? 16 : 32
+        let shape = derive("count")
+        let count = shape[0] < 176 ? 1 : shape[0] < 240 ? 2 : 3
+        let credentials = (0..<count).map { index in
+            let id = derive(index == 0 ? "credential" : "credential-\(index)")
+            let length = id[0] & 1 == 0 ? 16 : 32
+            return PublicKeyCredentialDescriptorJSON(
+                id: Base64URLBytes(Array(id.prefix(length))), transports: ["hybrid", "internal"])
+        }
         let handle = derive("user")
         let uuid = UUID(uuid: (
             handle[0], handle[1], handle[2], handle[3], handle[4], handle[5], handle[6], handle[7], handle[8],
             handle[9], handle[10], handle[11], handle[12], handle[13], handle[14], handle[15]))
-        return (
-            Self.userHandle(uuid.uuidString.lowercased()),
-            PublicKeyCredentialDescriptorJSON(id: Base64URLBytes(Array(id.prefix(length))), transports: ["hybrid", "internal"])
-        )
+        return (Self.userHandle(uuid.uuidString.lowercased()), credentials)
     }
 
-    /// A passkey name: 1–64 characters without control characters; `nil` gets the default.
+    /// A passkey name, trimmed of surrounding spaces: 1–64 code points under ``TextRules``; `nil` gets the default.
     private static func validName(_ name: String?) throws -> String {
         guard let name else { return defaultName }
         let trimmed = name.trimmingCharacters(in: .whitespaces)
-        guard (1...64).contains(trimmed.count),
-            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format })
-        else { throw ProblemError.invalidRequest("name must be 1 to 64 characters without control characters") }
+        try TextRules.check(trimmed, field: "name", length: 1...64)
         return trimmed
     }
 }

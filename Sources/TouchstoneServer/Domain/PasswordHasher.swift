@@ -1,10 +1,19 @@
+import Crypto
+import Foundation
 import HummingbirdBcrypt
 import NIOPosix
 
 /// bcrypt for passwords and PINs, always off the event loop.
+///
+/// bcrypt alone reads a secret only up to its 72nd byte (and, through a C string, up to a NUL), so new hashes are
+/// bcrypt over base64(SHA-256(UTF-8 of the secret)): 44 ASCII bytes, no NUL, every code point counting. They are
+/// stored as ``prehashedPrefix`` + the bcrypt hash; a plain bcrypt hash (`$2b$…`, from before) still verifies the
+/// old way.
 struct PasswordHasher: Sendable {
     /// The lowest cost the server accepts.
     static let minimumCost: UInt8 = 12
+    /// Marks a hash of the pre-hashed scheme; what follows is a standard bcrypt hash (`$2b$…`).
+    static let prehashedPrefix = "$touchstone-sha256$"
 
     let cost: UInt8
     /// Where bcrypt runs: never on an event loop.
@@ -19,20 +28,35 @@ struct PasswordHasher: Sendable {
         self.threadPool = threadPool
         let cost = cost
         self.decoy = try await threadPool.runIfActive {
-            Bcrypt.hash(SecretDigestSeed.random(), cost: cost)
+            Self.prehashedPrefix + Bcrypt.hash(Self.prehash(SecretDigestSeed.random()), cost: cost)
         }
     }
 
+    /// A new hash of `secret`, in the pre-hashed scheme.
     func hash(_ secret: String) async throws -> String {
         let cost = cost
-        return try await threadPool.runIfActive { Bcrypt.hash(secret, cost: cost) }
+        return try await threadPool.runIfActive {
+            Self.prehashedPrefix + Bcrypt.hash(Self.prehash(secret), cost: cost)
+        }
     }
 
-    /// Verifies `secret` against `hash`, or against the decoy when `hash` is nil (the same work, always false).
+    /// Verifies `secret` against `hash` in the scheme the stored hash names, or against the decoy when `hash` is nil
+    /// (the same work, always false).
     func verify(_ secret: String, against hash: String?) async throws -> Bool {
         let target = hash ?? decoy
-        let matches = try await threadPool.runIfActive { Bcrypt.verify(secret, hash: target) }
+        let matches = try await threadPool.runIfActive {
+            if target.hasPrefix(Self.prehashedPrefix) {
+                return Bcrypt.verify(Self.prehash(secret), hash: String(target.dropFirst(Self.prehashedPrefix.count)))
+            }
+            // A plain bcrypt hash from before the pre-hashed scheme: only the first 72 bytes of the secret count.
+            return Bcrypt.verify(secret, hash: target)
+        }
         return hash != nil && matches
+    }
+
+    /// base64(SHA-256(UTF-8 of `secret`)): 44 ASCII bytes, within bcrypt's 72 and without NUL.
+    static func prehash(_ secret: String) -> String {
+        Data(SHA256.hash(data: Data(secret.utf8))).base64EncodedString()
     }
 }
 

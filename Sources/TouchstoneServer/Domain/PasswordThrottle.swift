@@ -1,6 +1,10 @@
 import Foundation
 
 /// Growing delays after password failures, per account and per client address; never a hard lock.
+///
+/// Every attempt is counted before its bcrypt runs, as a failure until it proves right, so that concurrent guesses get
+/// no more tries than sequential ones; a right password clears its account's count and gives the address its attempt
+/// back.
 struct PasswordThrottle: Sendable {
     let store: any TouchstoneStore
     let clock: any WallClock
@@ -9,34 +13,35 @@ struct PasswordThrottle: Sendable {
     static let freeAccountFailures = 5
     /// Failures one address may have (across accounts) before delays start.
     static let freeAddressFailures = 20
+    /// An address's count loses one failure per this many seconds, so that a few typos behind one NAT fade instead of
+    /// delaying everybody there for a day. An account's count is cleared only by its right password.
+    static let addressDecaySeconds: Int64 = 60
     static let longestDelay: TimeInterval = 900
 
     static func accountKey(_ username: String) -> String { "account:" + username.lowercased() }
     static func addressKey(_ address: String) -> String { "address:" + address }
 
-    /// - Throws: 429 `too_many_attempts` with `Retry-After` while either key is delayed.
-    func check(username: String, address: String) async throws {
+    /// Counts one password attempt for the account and the address, unless either is delayed now.
+    /// - Throws: 429 `too_many_attempts` with `Retry-After` while either is delayed; nothing is counted then.
+    func admit(username: String, address: String) async throws {
         let now = clock.now()
-        guard let until = try await store.throttledUntil(keys: [Self.accountKey(username), Self.addressKey(address)]),
-            until > now
-        else { return }
+        let counters = [
+            ThrottleCounter(key: Self.accountKey(username), decaySeconds: 0) {
+                Self.delay(after: $0, free: Self.freeAccountFailures)
+            },
+            ThrottleCounter(key: Self.addressKey(address), decaySeconds: Self.addressDecaySeconds) {
+                Self.delay(after: $0, free: Self.freeAddressFailures)
+            },
+        ]
+        guard let until = try await store.countAttempt(counters, at: now) else { return }
         throw ProblemError(
             429, .tooManyAttempts, "Too many failed attempts; wait before trying again.",
             retryAfter: max(1, Int(until.timeIntervalSince(now).rounded(.up))))
     }
 
-    func recordFailure(username: String, address: String) async throws {
-        let now = clock.now()
-        try await store.countFailure(key: Self.accountKey(username), at: now) {
-            Self.delay(after: $0, free: Self.freeAccountFailures)
-        }
-        try await store.countFailure(key: Self.addressKey(address), at: now) {
-            Self.delay(after: $0, free: Self.freeAddressFailures)
-        }
-    }
-
-    func recordSuccess(username: String) async throws {
-        try await store.clearFailures(key: Self.accountKey(username))
+    /// The admitted attempt's password was right.
+    func succeeded(username: String, address: String) async throws {
+        try await store.forgiveAttempt(clearing: Self.accountKey(username), forgiving: Self.addressKey(address))
     }
 
     /// 0 for the free failures, then 1 s, 2 s, 4 s … up to 15 minutes.
@@ -44,4 +49,12 @@ struct PasswordThrottle: Sendable {
         guard failures >= free else { return 0 }
         return min(longestDelay, pow(2, Double(min(failures - free, 20))))
     }
+}
+
+/// One throttle count an attempt adds to: its key, how its count fades, and the delay a count earns.
+struct ThrottleCounter: Sendable {
+    let key: String
+    /// Seconds without an attempt that forgive one failure; 0: never.
+    let decaySeconds: Int64
+    let delay: @Sendable (Int) -> TimeInterval
 }

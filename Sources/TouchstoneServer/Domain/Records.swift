@@ -43,6 +43,8 @@ struct DeviceRecord: Sendable, Equatable {
     var createdAt: Date
     var lastUsedAt: Date?
     var revokedAt: Date?
+    /// Whether the device ever reported being compromised (at enrolment or in an assertion).
+    var compromised: Bool = false
 
     var isActive: Bool { revokedAt == nil }
 
@@ -80,6 +82,8 @@ struct EnrollmentRecord: Sendable, Equatable {
         case denied
         /// The device exists (directly, or once an approval has been delivered).
         case completed
+        /// Ended without a device: over the approval limits, or the password changed meanwhile.
+        case cancelled
     }
 
     var id: String
@@ -95,6 +99,9 @@ struct EnrollmentRecord: Sendable, Equatable {
     var createdAt: Date
     /// The challenge an approving device signs, once the enrolment waits for approval.
     var approvalChallenge: String?
+    /// The number the new device shows, and the three its approver picks among (number matching).
+    var approvalNumber: Int?
+    var approvalNumbers: [Int]?
 }
 
 /// An inbox item's state: the decision, or `suppressed` for a request that is answered but never delivered.
@@ -121,7 +128,6 @@ struct ConfirmationRecord: Sendable, Equatable {
     var decidedAt: Date?
     var deviceId: String?
     var amr: [String]?
-    var decision: String?
 }
 
 /// A browser's request to log in, approved from an enrolled device by number matching.
@@ -156,6 +162,8 @@ struct SessionRecord: Sendable, Equatable {
     var lastActivityAt: Date
     var createdAt: Date
     var revokedAt: Date?
+    /// The device whose approval made this session (web login), which it does not outlive.
+    var approvedBy: String?
 }
 
 /// An API key of an app, stored as its SHA-256.

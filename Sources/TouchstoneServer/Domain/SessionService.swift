@@ -24,23 +24,18 @@ struct SessionService: Sendable {
     let environment: ServiceEnvironment
 
     /// Builds a new session and signs its first access token; the caller stores it.
+    /// - Parameter approvedBy: the device whose approval makes this session (a web login); it ends with that device.
     func prepare(
-        userId: String, device: DeviceRecord?, clientId: String, amr: [String], acr: String, authTime: Date? = nil
+        userId: String, device: DeviceRecord?, clientId: String, amr: [String], acr: String,
+        approvedBy: String? = nil
     ) async throws -> PreparedSession {
         let now = environment.clock.now()
         let record = SessionRecord(
             id: ServiceEnvironment.newTimeOrderedID(at: now), userId: userId, deviceId: device?.id, clientId: clientId,
-            amr: amr, acr: acr, authTime: authTime ?? now, lastActivityAt: now, createdAt: now, revokedAt: nil)
+            amr: amr, acr: acr, authTime: now, lastActivityAt: now, createdAt: now, revokedAt: nil, approvedBy: approvedBy)
         let refreshToken = SecretDigest.randomToken()
         let wire = try await tokens(for: record, jkt: device?.deviceKeyThumbprint, refreshToken: refreshToken)
         return PreparedSession(record: record, refreshTokenHash: SecretDigest.sha256(refreshToken), wire: wire)
-    }
-
-    /// Creates and stores a session.
-    func issue(userId: String, device: DeviceRecord?, clientId: String, amr: [String], acr: String) async throws -> Session {
-        let prepared = try await prepare(userId: userId, device: device, clientId: clientId, amr: amr, acr: acr)
-        try await environment.store.createSession(prepared.record, refreshTokenHash: prepared.refreshTokenHash)
-        return prepared.wire
     }
 
     /// Rotates a refresh token. A device session also needs a request token signed by its device key.
@@ -86,7 +81,7 @@ struct SessionService: Sendable {
     func verifyDeviceProof(_ authorization: String?, deviceId: String, path: String, method: String = "POST")
         async throws -> DeviceRecord
     {
-        let invalid = ProblemError(401, .invalidDeviceProof, "The device's signed request could not be verified.")
+        let invalid = Self.invalidDeviceProof
         guard let authorization else {
             throw ProblemError(401, .deviceProofRequired, "This request must be signed by the device.")
         }
@@ -108,12 +103,34 @@ struct SessionService: Sendable {
         try await environment.store.revokeSession(id: identity.session.id, reason: "logout", at: environment.clock.now())
     }
 
-    /// The identity behind a Bearer token, or 401.
-    func authenticate(bearer token: String) async throws -> AccessIdentity {
+    /// The identity behind a Bearer token at the v1 API, or 401. A token is for its audience: relying services hold
+    /// users' tokens, so a device session's token (`cnf.jkt`) counts only with a proof of this very request signed by
+    /// that device key, and any other token only when it was issued to the account app (the web page).
+    /// - Parameters:
+    ///   - deviceProof: the `Touchstone-Device-Proof` header, if any.
+    ///   - method, path: the request's, which the proof must name (`htm`, `htu` = issuer + path).
+    /// - Throws: 401 `unauthorized`, `device_proof_required` or `invalid_device_proof`.
+    func authenticate(bearer token: String, deviceProof: String?, method: String, path: String) async throws
+        -> AccessIdentity
+    {
+        guard let identity = try await liveIdentity(of: token) else { throw ProblemError.unauthorized }
+        let claims = identity.claims
+        if let jkt = claims.cnf?.jkt {
+            guard let deviceId = claims.did else { throw ProblemError.unauthorized }
+            let device = try await verifyDeviceProof(deviceProof, deviceId: deviceId, path: path, method: method)
+            guard device.deviceKeyThumbprint == jkt else { throw Self.invalidDeviceProof }
+        } else if claims.aud != environment.settings.accountClientId {
+            throw ProblemError.unauthorized
+        }
+        return identity
+    }
+
+    /// The verified access token of a live session, whoever presents it (for introspection); `nil` otherwise.
+    func liveIdentity(of token: String) async throws -> AccessIdentity? {
         guard let claims = try await environment.signer.verify(token),
             let session = try await environment.store.session(id: claims.sid), session.revokedAt == nil,
-            session.userId == claims.sub
-        else { throw ProblemError.unauthorized }
+            session.userId == claims.sub, session.deviceId == claims.did
+        else { return nil }
         return AccessIdentity(claims: claims, session: session)
     }
 
@@ -136,6 +153,9 @@ struct SessionService: Sendable {
             jti: ServiceEnvironment.newID())
         return try await environment.signer.sign(claims)
     }
+
+    private static let invalidDeviceProof = ProblemError(
+        401, .invalidDeviceProof, "The device's signed request could not be verified.")
 
     private static let reused = ProblemError(
         401, .refreshTokenReused, "This refresh token was already used; the session has been ended.")

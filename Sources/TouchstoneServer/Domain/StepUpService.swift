@@ -17,8 +17,12 @@ struct StepUpService: Sendable {
                     403, .insufficientAuthentication, "A password session cannot step up; log in with a device first.")
             }
             guard let user = try await environment.store.user(id: identity.userId) else { throw ProblemError.unauthorized }
-            _ = try await AccountService(environment: environment).verifyPassword(
+            let checked = try await AccountService(environment: environment).verifyPassword(
                 username: user.username, password: password, clientId: identity.claims.aud, ip: ip, event: "step_up")
+            // A password changed while this one was checked ends this session anyway, unless it made the change.
+            guard try await environment.store.user(id: identity.userId)?.passwordHash == checked.passwordHash else {
+                throw ProblemError.invalidCredentials
+            }
             let window = try await environment.app(identity.claims.aud).policy.privilegedWindowSeconds
             let token = try await SessionService(environment: environment).accessToken(
                 for: identity.session, jkt: identity.claims.cnf?.jkt, scope: Self.privilegedScope, lifetime: window)
@@ -49,8 +53,8 @@ struct StepUpService: Sendable {
             clientId: identity.claims.aud, ip: ip
         ) {
             try Self.requirePrivilege(identity)
-            guard AccountService.passwordLength.contains(password.count) else {
-                throw ProblemError(400, .weakPassword, "The password must have 8 to 1024 characters.")
+            guard AccountService.passwordLength.contains(password.unicodeScalars.count) else {
+                throw ProblemError(400, .weakPassword, "The password must have 8 to 1024 characters (Unicode code points).")
             }
             try await environment.store.setPassword(
                 userId: identity.userId, passwordHash: try await environment.hasher.hash(password),

@@ -52,27 +52,41 @@ actor TokenSigner {
     func sign(_ claims: AccessTokenClaims) async throws -> String {
         try await reloadIfStale()
         guard let signing else { throw ConfigurationError("no active signing key") }
-        return try signing.sign(claims)
+        return try signing.sign(claims, encodedHeader: signing.accessTokenHeader)
+    }
+
+    /// Signs other server statements (`typ` other than `at+jwt`, so they never pass as access tokens) with the
+    /// current key, which relying services find in the JWKS.
+    func sign(_ claims: some Encodable, type: String) async throws -> String {
+        try await reloadIfStale()
+        guard let signing else { throw ConfigurationError("no active signing key") }
+        return try signing.sign(claims, encodedHeader: try SigningKey.encodedHeader(kid: signing.kid, type: type))
     }
 
     /// The current key with its encoded header, signing with swift-crypto directly: the compact JWS is written once,
     /// without a second JSON encoding of the header or a pass through jwt-kit's key collection.
     private struct SigningKey {
         let key: P256.Signing.PrivateKey
+        let kid: String
         /// base64url of `{"alg":"ES256","kid":…,"typ":"at+jwt"}` and the `.` after it.
-        let encodedHeader: [UInt8]
+        let accessTokenHeader: [UInt8]
 
         init(key: P256.Signing.PrivateKey, kid: String) throws {
             self.key = key
+            self.kid = kid
+            accessTokenHeader = try Self.encodedHeader(kid: kid, type: "at+jwt")
+        }
+
+        static func encodedHeader(kid: String, type: String) throws -> [UInt8] {
             struct Header: Encodable {
                 let alg = "ES256"
                 let kid: String
-                let typ = "at+jwt"
+                let typ: String
             }
-            encodedHeader = Array((Base64URL.encode(try JSONEncoder().encode(Header(kid: kid))) + ".").utf8)
+            return Array((Base64URL.encode(try JSONEncoder().encode(Header(kid: kid, typ: type))) + ".").utf8)
         }
 
-        func sign(_ claims: AccessTokenClaims) throws -> String {
+        func sign(_ claims: some Encodable, encodedHeader: [UInt8]) throws -> String {
             let signingInput = encodedHeader + Array(Base64URL.encode(try JSONEncoder().encode(claims)).utf8)
             let signature = try key.signature(for: signingInput).rawRepresentation
             return String(decoding: signingInput, as: UTF8.self) + "." + Base64URL.encode(signature)

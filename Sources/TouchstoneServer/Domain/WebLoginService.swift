@@ -7,8 +7,6 @@ struct WebLoginService: Sendable {
     let environment: ServiceEnvironment
 
     static let lifetime: TimeInterval = 120
-    static let hourlyLimit = 5
-    static let coolDown: TimeInterval = 900
 
     /// `POST /v1/web-logins`: the same answer for unknown users and for requests over the limits; those are never
     /// delivered to a device.
@@ -16,8 +14,7 @@ struct WebLoginService: Sendable {
         let app = try await environment.app(request.clientId ?? AppRecord.demo.clientId)
         let now = environment.clock.now()
         let user = try await environment.store.user(username: request.username)
-        let numbers = Self.threeNumbers()
-        let number = numbers.randomElement() ?? numbers[0]
+        let (number, numbers) = ApprovalLimits.numberMatching()
         let pollSecret = SecretDigest.randomToken()
         let webLogin = WebLoginRecord(
             id: ServiceEnvironment.newID(), userId: user?.id, clientId: app.clientId, publisher: app.publisher,
@@ -25,7 +22,7 @@ struct WebLoginService: Sendable {
             challenge: SecretDigest.randomToken(), browser: String(browser.prefix(200)), ip: ip, createdAt: now,
             expiresAt: now + Self.lifetime, status: user == nil ? .suppressed : .pending)
         let status = try await environment.store.createWebLogin(
-            webLogin, hourlyLimit: Self.hourlyLimit, coolDownSince: now - Self.coolDown)
+            webLogin, limits: .standard)
         await environment.auditor.record(
             "web_login.start", outcome: status == .pending ? "ok" : "suppressed", userId: user?.id,
             clientId: app.clientId, ip: ip, detail: webLogin.id)
@@ -43,12 +40,20 @@ struct WebLoginService: Sendable {
         case .denied:
             return WebLoginPoll(status: .denied)
         case .approved:
-            guard let userId = webLogin.userId, try await environment.store.claimWebLoginDelivery(id: id) else {
+            guard let userId = webLogin.userId, let approver = webLogin.deviceId else {
                 return WebLoginPoll(status: .approved)
             }
-            let session = try await SessionService(environment: environment).issue(
-                userId: userId, device: nil, clientId: webLogin.clientId, amr: webLogin.amr ?? ["bio"], acr: "aal2")
-            return WebLoginPoll(status: .approved, session: session)
+            let prepared = try await SessionService(environment: environment).prepare(
+                userId: userId, device: nil, clientId: webLogin.clientId, amr: webLogin.amr ?? ["bio"], acr: "aal2",
+                approvedBy: approver)
+            switch try await environment.store.deliverWebLogin(
+                id: id, session: prepared.record, refreshTokenHash: prepared.refreshTokenHash)
+            {
+            case .delivered: return WebLoginPoll(status: .approved, session: prepared.wire)
+            case .alreadyDelivered: return WebLoginPoll(status: .approved)
+            // A session approved by a device lives only while that device does.
+            case .approverInactive: return WebLoginPoll(status: .denied)
+            }
         }
     }
 
@@ -67,22 +72,12 @@ struct WebLoginService: Sendable {
                     webLogin.status != .suppressed
                         && DecisionService.reaches(userId: webLogin.userId, publisher: webLogin.publisher)(device)
                 },
-                txn: nil)
+                txn: nil, clientId: webLogin.clientId)
             let decision = try await DecisionService(environment: environment).verify(assertion, for: target)
             let status: ItemStatus = decision.approves && decision.claims.number == webLogin.number ? .approved : .denied
-            guard
-                try await environment.store.decideWebLogin(
-                    id: id, status: status, deviceId: decision.device.id, amr: decision.amr,
-                    now: environment.clock.now())
-            else { throw DecisionService.alreadyDecided }
+            try DecisionService.settle(
+                try await environment.store.decideWebLogin(id: id, status: status, amr: decision.amr, by: decision.commit))
             return DecisionRecorded(status: DecisionStatus(rawValue: status.rawValue))
         }
-    }
-
-    /// Three distinct numbers from 10 to 99, in random order.
-    static func threeNumbers() -> [Int] {
-        var numbers: Set<Int> = []
-        while numbers.count < 3 { numbers.insert(Int.random(in: 10...99)) }
-        return numbers.shuffled()
     }
 }

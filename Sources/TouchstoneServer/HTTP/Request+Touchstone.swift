@@ -16,6 +16,11 @@ extension Request {
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw ProblemError.from(httpStatus: .contentTooLarge)
         }
+        // JSON bodies are UTF-8 (RFC 8259 §8.1), but Foundation's decoder also takes UTF-16/32: refuse any byte order
+        // mark (a UTF-8 one too: no client of ours sends it) and any NUL byte, so that U+0000 cannot come in that way.
+        if buffer.hasByteOrderMark || buffer.readableBytesView.contains(0) {
+            throw ProblemError.invalidRequest("the body must be JSON in UTF-8, without a byte order mark or NUL bytes")
+        }
         // No field of the protocol may hold U+0000 (and PostgreSQL text cannot): refuse it for every endpoint.
         if buffer.containsEscapedNUL {
             throw ProblemError.invalidRequest("text may not contain U+0000")
@@ -32,10 +37,12 @@ extension Request {
         }
     }
 
-    /// The caller of a Bearer request, or 401.
+    /// The caller of a Bearer request, or 401: a device session's token with its device's proof of this request, any
+    /// other token only when issued to the account app.
     func accessIdentity(_ environment: ServiceEnvironment) async throws -> AccessIdentity {
         guard let token = authorization(scheme: "Bearer") else { throw ProblemError.unauthorized }
-        return try await SessionService(environment: environment).authenticate(bearer: token)
+        return try await SessionService(environment: environment).authenticate(
+            bearer: token, deviceProof: headers[.deviceProof], method: method.rawValue, path: uri.path)
     }
 
     /// The credential after `scheme ` in `Authorization`, if that is the scheme used.
@@ -65,6 +72,12 @@ extension Request {
 }
 
 extension ByteBuffer {
+    /// Whether the readable bytes start with a UTF-8, UTF-16 or UTF-32 byte order mark (FF FE covers FF FE 00 00).
+    fileprivate var hasByteOrderMark: Bool {
+        let marks: [[UInt8]] = [[0xEF, 0xBB, 0xBF], [0xFE, 0xFF], [0xFF, 0xFE], [0x00, 0x00, 0xFE, 0xFF]]
+        return marks.contains { readableBytesView.starts(with: $0) }
+    }
+
     /// Whether the readable bytes hold the JSON escape `\u0000` (a raw NUL byte is not JSON at all).
     fileprivate var containsEscapedNUL: Bool {
         withUnsafeReadableBytes { bytes in

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import TouchstoneProtocol
 
 /// Headers every answer carries. A route that sets its own Content-Security-Policy (the web page) keeps it; every
 /// other answer gets `default-src 'none'; frame-ancestors 'none'`.
@@ -19,6 +20,7 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
 
 extension HTTPField.Name {
     static let referrerPolicy = Self("Referrer-Policy")!
-    static let pollSecret = Self("X-Poll-Secret")!
+    static let pollSecret = Self(TouchstoneHeader.pollSecret)!
+    static let deviceProof = Self(TouchstoneHeader.deviceProof)!
     static let xForwardedFor = Self("X-Forwarded-For")!
 }

@@ -7,18 +7,25 @@ import SQLKit
 final class PostgresDatabaseProvider: SQLDatabaseProvider {
     private let client: PostgresClient
     private let logger: Logger
+    private let stepTimeout: Duration
     /// The client's connection pool runs in this task from ``open(url:poolSize:logger:)`` until ``shutdown()``.
     private let running: Task<Void, Never>
 
-    private init(client: PostgresClient, logger: Logger) {
+    private init(client: PostgresClient, stepTimeout: Duration, logger: Logger) {
         self.client = client
+        self.stepTimeout = stepTimeout
         self.logger = logger
         self.running = Task { await client.run() }
     }
 
     /// Connects to `url` (`postgres://user:password@host:port/database?sslmode=…`).
-    /// - Parameter poolSize: the most connections this instance opens.
-    static func open(url: String, poolSize: Int, logger: Logger) async throws -> PostgresDatabaseProvider {
+    /// - Parameters:
+    ///   - poolSize: the most connections this instance opens.
+    ///   - stepTimeout: the longest a database step may take, waiting for a connection included: while PostgreSQL is
+    ///     down, requests fail (503) after this instead of queueing until it is back.
+    static func open(url: String, poolSize: Int, stepTimeout: Duration, logger: Logger) async throws
+        -> PostgresDatabaseProvider
+    {
         let core: PostgresConnection.Configuration
         do {
             core = try SQLPostgresConfiguration(url: url).coreConfiguration
@@ -39,7 +46,8 @@ final class PostgresDatabaseProvider: SQLDatabaseProvider {
         configuration.options.maximumConnections = max(1, poolSize)
         configuration.options.connectTimeout = .seconds(5)
         let provider = PostgresDatabaseProvider(
-            client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+            client: PostgresClient(configuration: configuration, backgroundLogger: logger), stepTimeout: stepTimeout,
+            logger: logger)
         do {
             try await provider.read { try await $0.raw("SELECT 1").run() }
         } catch {
@@ -48,10 +56,6 @@ final class PostgresDatabaseProvider: SQLDatabaseProvider {
         }
         return provider
     }
-
-    /// The longest a database step may take, waiting for a connection included: while PostgreSQL is down,
-    /// requests fail (503) after this instead of queueing until it is back.
-    static let stepTimeout: Duration = .seconds(3)
 
     func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         // The task group below awaits every child before returning, so `body` never outlives this call.
@@ -70,22 +74,29 @@ final class PostgresDatabaseProvider: SQLDatabaseProvider {
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await bounded {
-            try await self.client.withTransaction(logger: self.logger) { connection in
-                try await body(connection.sql(queryLogLevel: nil))
+            do {
+                return try await self.client.withTransaction(logger: self.logger) { connection in
+                    try await body(connection.sql(queryLogLevel: nil))
+                }
+            } catch let error as PostgresTransactionError {
+                // The body's own error, once rolled back, is the caller's to handle, as on SQLite.
+                if let closureError = error.closureError, error.rollbackError == nil { throw closureError }
+                throw error
             }
         }
     }
 
     /// Runs `step`, cancelling it after ``stepTimeout``.
     private func bounded<T: Sendable>(_ step: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T.self) { group in
+        let timeout = stepTimeout
+        return try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await step() }
             group.addTask {
-                try await Task.sleep(for: Self.stepTimeout)
-                throw DatabaseUnavailable()
+                try await Task.sleep(for: timeout)
+                throw DatabaseUnavailable(timeout: timeout)
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw DatabaseUnavailable() }
+            guard let first = try await group.next() else { throw DatabaseUnavailable(timeout: timeout) }
             return first
         }
     }
@@ -96,7 +107,8 @@ final class PostgresDatabaseProvider: SQLDatabaseProvider {
 
     /// The database did not answer in time.
     struct DatabaseUnavailable: Error, CustomStringConvertible {
-        var description: String { "PostgreSQL did not answer within \(PostgresDatabaseProvider.stepTimeout)" }
+        let timeout: Duration
+        var description: String { "PostgreSQL did not answer within \(timeout)" }
     }
 
     func shutdown() async throws {

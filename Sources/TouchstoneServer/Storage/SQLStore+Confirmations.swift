@@ -4,7 +4,7 @@ import SQLKit
 extension SQLStore {
     static let confirmationColumns = """
         id, client_id, publisher, user_id, text, amount, currency, payee, txn, challenge, created_at, expires_at, \
-        status, decided_at, device_id, amr, decision
+        status, decided_at, device_id, amr
         """
 
     func createConfirmation(_ c: ConfirmationRecord) async throws {
@@ -15,7 +15,7 @@ extension SQLStore {
                 VALUES (\(bind: c.id), \(bind: c.clientId), \(bind: c.publisher), \(bind: c.userId), \(bind: c.text),
                     \(bind: c.amount), \(bind: c.currency), \(bind: c.payee), \(bind: c.txn), \(bind: c.challenge),
                     \(bind: c.createdAt.storedSeconds), \(bind: c.expiresAt.storedSeconds), \(bind: c.status.rawValue),
-                    NULL, NULL, NULL, NULL)
+                    NULL, NULL, NULL)
                 """
             ).run()
         }
@@ -42,18 +42,20 @@ extension SQLStore {
     }
 
     func decideConfirmation(
-        id: String, status: ItemStatus, deviceId: String, amr: [String], decision: String, now: Date
-    ) async throws -> Bool {
+        id: String, status: ItemStatus, amr: [String], decisionDigest: String, by commit: DecisionCommit
+    ) async throws -> DecisionCommit.Outcome {
         let amr = try Self.json(amr)
-        return try await provider.write { database in
-            try await database.raw(
+        return try await provider.transaction { database in
+            if let refused = try await Self.admitDecider(commit, in: database) { return refused }
+            let now = commit.now.storedSeconds
+            return try await database.raw(
                 """
-                UPDATE confirmations SET status = \(bind: status.rawValue), decided_at = \(bind: now.storedSeconds),
-                    device_id = \(bind: deviceId), amr = \(bind: amr), decision = \(bind: decision)
-                WHERE id = \(bind: id) AND status = 'pending' AND expires_at > \(bind: now.storedSeconds)
+                UPDATE confirmations SET status = \(bind: status.rawValue), decided_at = \(bind: now),
+                    device_id = \(bind: commit.deviceId), amr = \(bind: amr), decision_digest = \(bind: decisionDigest)
+                WHERE id = \(bind: id) AND status = 'pending' AND expires_at > \(bind: now)
                 RETURNING id
                 """
-            ).first() != nil
+            ).first() != nil ? .recorded : .notPending
         }
     }
 
@@ -65,7 +67,6 @@ extension SQLStore {
             challenge: try row.string("challenge"), createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"), status: ItemStatus(rawValue: try row.string("status")) ?? .denied,
             decidedAt: try row.optionalDate("decided_at"), deviceId: try row.optionalString("device_id"),
-            amr: try row.optionalString("amr").map { try fromJSON($0, as: [String].self) },
-            decision: try row.optionalString("decision"))
+            amr: try row.optionalString("amr").map { try fromJSON($0, as: [String].self) })
     }
 }

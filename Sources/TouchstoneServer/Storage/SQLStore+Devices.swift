@@ -6,7 +6,7 @@ extension SQLStore {
     static let deviceColumns = """
         id, user_id, client_id, publisher, name, model, vendor_id, os, fingerprint, device_key, \
         device_key_thumbprint, biometric_key, biometric_key_thumbprint, pin_hash, pin_failures, pin_locked_at, \
-        created_at, last_used_at, revoked_at
+        created_at, last_used_at, revoked_at, compromised
         """
 
     func device(id: String) async throws -> DeviceRecord? {
@@ -37,7 +37,7 @@ extension SQLStore {
         }
     }
 
-    /// Revokes an active device and its sessions inside the caller's transaction.
+    /// Revokes an active device, its sessions and the sessions it approved, inside the caller's transaction.
     static func revokeDevice(id: String, reason: String, at: Date, in database: any SQLDatabase) async throws -> Bool {
         let revoked = try await database.raw(
             """
@@ -49,7 +49,7 @@ extension SQLStore {
             try await database.raw(
                 """
                 UPDATE sessions SET revoked_at = \(bind: at.storedSeconds), revoked_reason = \(bind: "device " + reason)
-                WHERE device_id = \(bind: id) AND revoked_at IS NULL
+                WHERE (device_id = \(bind: id) OR approved_by = \(bind: id)) AND revoked_at IS NULL
                 """
             ).run()
         }
@@ -67,40 +67,6 @@ extension SQLStore {
         }
     }
 
-    func countWrongPIN(deviceId: String, limit: Int, at: Date) async throws -> PINCount? {
-        try await provider.write { database in
-            // One statement: concurrent wrong PINs are serialized by the database and never overshoot `limit`.
-            try await database.raw(
-                """
-                UPDATE devices SET pin_failures = pin_failures + 1,
-                    pin_locked_at = CASE WHEN pin_failures + 1 >= \(bind: limit) THEN \(bind: at.storedSeconds) ELSE NULL END
-                WHERE id = \(bind: deviceId) AND pin_locked_at IS NULL
-                RETURNING pin_failures, pin_locked_at
-                """
-            ).first().map { row in
-                PINCount(failures: try row.int("pin_failures"), locked: try row.optionalDate("pin_locked_at") != nil)
-            }
-        }
-    }
-
-    func resetPINFailures(deviceId: String) async throws -> Bool {
-        try await provider.write { database in
-            try await database.raw(
-                """
-                UPDATE devices SET pin_failures = 0
-                WHERE id = \(bind: deviceId) AND pin_locked_at IS NULL RETURNING id
-                """
-            ).first() != nil
-        }
-    }
-
-    func touchDevice(id: String, at: Date) async throws {
-        try await provider.write { database in
-            try await database.raw("UPDATE devices SET last_used_at = \(bind: at.storedSeconds) WHERE id = \(bind: id)")
-                .run()
-        }
-    }
-
     static func insertDevice(_ device: DeviceRecord, in database: any SQLDatabase) async throws {
         try await database.raw(
             "INSERT INTO devices (\(unsafeRaw: deviceColumns)) VALUES (\(binds: try deviceValues(device)))"
@@ -114,7 +80,7 @@ extension SQLStore {
             device.os, device.fingerprint, try json(device.deviceKey), device.deviceKeyThumbprint,
             try device.biometricKey.map(json), device.biometricKeyThumbprint, device.pinHash, device.pinFailures,
             device.pinLockedAt?.storedSeconds, device.createdAt.storedSeconds, device.lastUsedAt?.storedSeconds,
-            device.revokedAt?.storedSeconds,
+            device.revokedAt?.storedSeconds, device.compromised ? 1 : 0,
         ]
     }
 
@@ -129,6 +95,7 @@ extension SQLStore {
             biometricKeyThumbprint: try row.optionalString("biometric_key_thumbprint"),
             pinHash: try row.optionalString("pin_hash"), pinFailures: try row.int("pin_failures"),
             pinLockedAt: try row.optionalDate("pin_locked_at"), createdAt: try row.date("created_at"),
-            lastUsedAt: try row.optionalDate("last_used_at"), revokedAt: try row.optionalDate("revoked_at"))
+            lastUsedAt: try row.optionalDate("last_used_at"), revokedAt: try row.optionalDate("revoked_at"),
+            compromised: try row.int("compromised") != 0)
     }
 }

@@ -10,13 +10,20 @@ extension SQLStore {
                 try await Self.consumeChallenge(
                     login.challenge, subject: login.deviceId, purpose: login.purpose, now: login.now, in: database)
             else { return .challengeInvalid }
+            if login.reportedCompromised {
+                try await database.raw("UPDATE devices SET compromised = 1 WHERE id = \(bind: login.deviceId)").run()
+            }
             switch login.effect {
             case .none:
                 return .committed
             case .revokeDevice(let reason):
                 _ = try await Self.revokeDevice(id: login.deviceId, reason: reason, at: login.now, in: database)
                 return .committed
-            case .issue(let session, let refreshTokenHash, let biometric, let thumbprint, let audit):
+            case .issue(let session, let refreshTokenHash, let biometric, let thumbprint, let pin, let audit):
+                if let pin {
+                    let outcome = try await Self.apply(pin, deviceId: login.deviceId, at: login.now, in: database)
+                    guard outcome == .accepted else { return .pin(outcome) }
+                }
                 // The device was read before the signature was checked: it must still be active and still hold the key.
                 let keyColumn: SQLQueryString = biometric ? "biometric_key_thumbprint" : "device_key_thumbprint"
                 let touched = try await database.raw(
@@ -27,10 +34,7 @@ extension SQLStore {
                     """
                 ).first() != nil
                 guard touched else {
-                    let revoked = try await database.raw(
-                        "SELECT revoked_at FROM devices WHERE id = \(bind: login.deviceId)"
-                    ).first()?.optionalDate("revoked_at")
-                    return revoked == nil ? .keyRemoved : .deviceRevoked
+                    return try await Self.isRevoked(login.deviceId, in: database) ? .deviceRevoked : .keyRemoved
                 }
                 try await Self.insertSession(session, refreshTokenHash: refreshTokenHash, in: database)
                 try await Self.insertAudit(audit, in: database)

@@ -32,6 +32,18 @@ extension SQLStore {
         ).first() != nil
     }
 
+    func challengeIsLive(_ challenge: String, subject: String, purpose: String, now: Date) async throws -> Bool {
+        try await provider.read { database in
+            try await database.raw(
+                """
+                SELECT 1 AS live FROM challenges
+                WHERE challenge = \(bind: challenge) AND subject = \(bind: subject) AND purpose = \(bind: purpose)
+                    AND expires_at > \(bind: now.storedSeconds)
+                """
+            ).first() != nil
+        }
+    }
+
     func recordUsedToken(digest: String, expiresAt: Date) async throws -> Bool {
         try await provider.write { database in
             try await Self.recordUsedToken(digest: digest, expiresAt: expiresAt, in: database)
@@ -47,6 +59,17 @@ extension SQLStore {
         ).first() != nil
     }
 
+    func createPasswordSession(_ session: SessionRecord, refreshTokenHash: String, passwordHash: String) async throws
+        -> Bool
+    {
+        try await provider.transaction { database in
+            guard try await Self.lockUnchangedPassword(userId: session.userId, passwordHash: passwordHash, in: database)
+            else { return false }
+            try await Self.insertSession(session, refreshTokenHash: refreshTokenHash, in: database)
+            return true
+        }
+    }
+
     func createSession(_ session: SessionRecord, refreshTokenHash: String) async throws {
         try await provider.transaction { database in
             try await Self.insertSession(session, refreshTokenHash: refreshTokenHash, in: database)
@@ -59,10 +82,12 @@ extension SQLStore {
         let amr = try json(session.amr)
         try await database.raw(
             """
-            INSERT INTO sessions (id, user_id, device_id, client_id, amr, acr, auth_time, last_activity_at, created_at)
+            INSERT INTO sessions (
+                id, user_id, device_id, client_id, amr, acr, auth_time, last_activity_at, created_at, approved_by)
             VALUES (\(bind: session.id), \(bind: session.userId), \(bind: session.deviceId), \(bind: session.clientId),
                 \(bind: amr), \(bind: session.acr), \(bind: session.authTime.storedSeconds),
-                \(bind: session.lastActivityAt.storedSeconds), \(bind: session.createdAt.storedSeconds))
+                \(bind: session.lastActivityAt.storedSeconds), \(bind: session.createdAt.storedSeconds),
+                \(bind: session.approvedBy))
             """
         ).run()
         try await database.raw(
@@ -73,8 +98,10 @@ extension SQLStore {
         ).run()
     }
 
-    static let sessionColumns =
-        "s.id, s.user_id, s.device_id, s.client_id, s.amr, s.acr, s.auth_time, s.last_activity_at, s.created_at, s.revoked_at"
+    static let sessionColumns = """
+        s.id, s.user_id, s.device_id, s.client_id, s.amr, s.acr, s.auth_time, s.last_activity_at, s.created_at, \
+        s.revoked_at, s.approved_by
+        """
 
     func session(id: String) async throws -> SessionRecord? {
         try await provider.read { database in
@@ -127,7 +154,7 @@ extension SQLStore {
         }
     }
 
-    private static func revokeSession(id: String, reason: String, at: Date, in database: any SQLDatabase) async throws {
+    static func revokeSession(id: String, reason: String, at: Date, in database: any SQLDatabase) async throws {
         try await database.raw(
             """
             UPDATE sessions SET revoked_at = \(bind: at.storedSeconds), revoked_reason = \(bind: reason)
@@ -142,6 +169,6 @@ extension SQLStore {
             clientId: try row.string("client_id"), amr: try fromJSON(try row.string("amr"), as: [String].self),
             acr: try row.string("acr"), authTime: try row.date("auth_time"),
             lastActivityAt: try row.date("last_activity_at"), createdAt: try row.date("created_at"),
-            revokedAt: try row.optionalDate("revoked_at"))
+            revokedAt: try row.optionalDate("revoked_at"), approvedBy: try row.optionalString("approved_by"))
     }
 }

@@ -22,12 +22,24 @@ extension SQLStore {
                 WHERE user_id = \(bind: userId) AND id <> \(bind: sessionId) AND revoked_at IS NULL
                 """
             ).run()
+            // Enrolments started with the old password end, those waiting for approval included.
+            try await database.raw(
+                """
+                UPDATE enrollments SET state = 'cancelled'
+                WHERE user_id = \(bind: userId) AND state IN ('started', 'consumed', 'pending')
+                """
+            ).run()
         }
     }
 
-    func createLegacyKey(sub: String, userId: String, publicKey: String, at: Date) async throws {
-        let inserted = try await provider.write { database in
-            try await database.raw(
+    func createLegacyKey(sub: String, userId: String, publicKey: String, at: Date, passwordHash: String) async throws
+        -> Bool
+    {
+        let inserted = try await provider.transaction { database -> Bool? in
+            guard try await Self.lockUnchangedPassword(userId: userId, passwordHash: passwordHash, in: database) else {
+                return nil
+            }
+            return try await database.raw(
                 """
                 INSERT INTO legacy_keys (sub, user_id, public_key, created_at)
                 VALUES (\(bind: sub), \(bind: userId), \(bind: publicKey), \(bind: at.storedSeconds))
@@ -35,7 +47,9 @@ extension SQLStore {
                 """
             ).first() != nil
         }
+        guard let inserted else { return false }
         guard inserted else { throw StoreError.conflict }
+        return true
     }
 
     func legacyKey(sub: String) async throws -> (userId: String, publicKey: String)? {

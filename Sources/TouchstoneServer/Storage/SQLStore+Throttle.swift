@@ -2,39 +2,59 @@ import Foundation
 import SQLKit
 
 extension SQLStore {
-    func throttledUntil(keys: [String]) async throws -> Date? {
-        guard !keys.isEmpty else { return nil }
-        return try await provider.read { database in
-            try await database.raw(
-                "SELECT MAX(blocked_until) AS until FROM password_throttle WHERE key IN (\(binds: keys))"
-            ).first()?.optionalDate("until")
+    func countAttempt(_ counters: [ThrottleCounter], at: Date) async throws -> Date? {
+        let now = at.storedSeconds
+        do {
+            return try await provider.transaction { database in
+                for counter in counters {
+                    // One conditional statement per counter: a blocked counter refuses the attempt without counting it,
+                    // and concurrent attempts are serialized on the row, each seeing the count and block before it.
+                    let remaining: SQLQueryString =
+                        counter.decaySeconds > 0
+                        ? "password_throttle.failures - (\(bind: now) - password_throttle.last_failure_at) / \(bind: counter.decaySeconds)"
+                        : "password_throttle.failures"
+                    guard
+                        let failures = try await database.raw(
+                            """
+                            INSERT INTO password_throttle (key, failures, last_failure_at, blocked_until)
+                            VALUES (\(bind: counter.key), 1, \(bind: now), 0)
+                            ON CONFLICT (key) DO UPDATE
+                                SET failures = CASE WHEN \(remaining) > 0 THEN \(remaining) ELSE 0 END + 1,
+                                    last_failure_at = \(bind: now)
+                                WHERE password_throttle.blocked_until <= \(bind: now)
+                            RETURNING failures
+                            """
+                        ).first()?.int("failures")
+                    else {
+                        let until = try await database.raw(
+                            "SELECT blocked_until FROM password_throttle WHERE key = \(bind: counter.key)"
+                        ).first()?.date("blocked_until")
+                        // Undo the counters counted before this one: a refused attempt counts nowhere.
+                        throw AttemptRefused(until: until ?? at)
+                    }
+                    let until = at.addingTimeInterval(counter.delay(failures)).storedSeconds
+                    try await database.raw(
+                        "UPDATE password_throttle SET blocked_until = \(bind: until) WHERE key = \(bind: counter.key)"
+                    ).run()
+                }
+                return nil
+            }
+        } catch let refused as AttemptRefused {
+            return refused.until
         }
     }
 
-    func countFailure(key: String, at: Date, delay: @escaping @Sendable (Int) -> TimeInterval) async throws {
+    func forgiveAttempt(clearing cleared: String, forgiving forgiven: String) async throws {
         try await provider.transaction { database in
-            let failures = try await database.raw(
-                """
-                INSERT INTO password_throttle (key, failures, last_failure_at, blocked_until)
-                VALUES (\(bind: key), 1, \(bind: at.storedSeconds), 0)
-                ON CONFLICT (key) DO UPDATE SET failures = password_throttle.failures + 1,
-                    last_failure_at = \(bind: at.storedSeconds)
-                RETURNING failures
-                """
-            ).first()?.int("failures") ?? 1
-            let until = at.addingTimeInterval(delay(failures)).storedSeconds
+            try await database.raw("DELETE FROM password_throttle WHERE key = \(bind: cleared)").run()
             try await database.raw(
-                """
-                UPDATE password_throttle SET blocked_until = \(bind: until)
-                WHERE key = \(bind: key) AND blocked_until < \(bind: until)
-                """
+                "UPDATE password_throttle SET failures = failures - 1 WHERE key = \(bind: forgiven) AND failures > 0"
             ).run()
         }
     }
+}
 
-    func clearFailures(key: String) async throws {
-        try await provider.write { database in
-            try await database.raw("DELETE FROM password_throttle WHERE key = \(bind: key)").run()
-        }
-    }
+/// Rolls back the counters of an attempt that one of its counters refuses.
+private struct AttemptRefused: Error {
+    let until: Date
 }

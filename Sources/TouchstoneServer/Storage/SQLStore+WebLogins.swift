@@ -7,7 +7,8 @@ extension SQLStore {
         expires_at, status, decided_at, device_id, amr
         """
 
-    func createWebLogin(_ w: WebLoginRecord, hourlyLimit: Int, coolDownSince: Date) async throws -> ItemStatus {
+    func createWebLogin(_ w: WebLoginRecord, limits: ApprovalLimits) async throws -> ItemStatus {
+        let now = w.createdAt.storedSeconds
         let numbers = try Self.json(w.numbers)
         return try await provider.transaction { database in
             var status = w.status
@@ -17,16 +18,16 @@ extension SQLStore {
                 let recent = try await database.raw(
                     """
                     SELECT
-                        SUM(CASE WHEN status = 'pending' AND expires_at > \(bind: w.createdAt.storedSeconds) THEN 1 ELSE 0 END) AS pending,
-                        SUM(CASE WHEN created_at > \(bind: w.createdAt.storedSeconds - 3_600) THEN 1 ELSE 0 END) AS hourly,
-                        SUM(CASE WHEN status = 'denied' AND decided_at > \(bind: coolDownSince.storedSeconds) THEN 1 ELSE 0 END) AS denied
+                        SUM(CASE WHEN status = 'pending' AND expires_at > \(bind: now) THEN 1 ELSE 0 END) AS pending,
+                        SUM(CASE WHEN created_at > \(bind: now - limits.window) THEN 1 ELSE 0 END) AS recent,
+                        SUM(CASE WHEN status = 'denied' AND decided_at > \(bind: now - limits.coolDown) THEN 1 ELSE 0 END) AS denied
                     FROM web_logins WHERE user_id = \(bind: userId)
                     """
                 ).first()
                 let pending = try recent?.decode(column: "pending", as: Int?.self) ?? 0
-                let hourly = try recent?.decode(column: "hourly", as: Int?.self) ?? 0
+                let recentCount = try recent?.decode(column: "recent", as: Int?.self) ?? 0
                 let denied = try recent?.decode(column: "denied", as: Int?.self) ?? 0
-                if pending > 0 || hourly >= hourlyLimit || denied > 0 { status = .suppressed }
+                if pending > 0 || recentCount >= limits.perWindow || denied > 0 { status = .suppressed }
             }
             try await database.raw(
                 """
@@ -61,25 +62,44 @@ extension SQLStore {
         }
     }
 
-    func decideWebLogin(id: String, status: ItemStatus, deviceId: String, amr: [String], now: Date) async throws -> Bool {
+    func decideWebLogin(id: String, status: ItemStatus, amr: [String], by commit: DecisionCommit) async throws
+        -> DecisionCommit.Outcome
+    {
         let amr = try Self.json(amr)
-        return try await provider.write { database in
-            try await database.raw(
+        return try await provider.transaction { database in
+            if let refused = try await Self.admitDecider(commit, in: database) { return refused }
+            let now = commit.now.storedSeconds
+            return try await database.raw(
                 """
-                UPDATE web_logins SET status = \(bind: status.rawValue), decided_at = \(bind: now.storedSeconds),
-                    device_id = \(bind: deviceId), amr = \(bind: amr)
-                WHERE id = \(bind: id) AND status = 'pending' AND expires_at > \(bind: now.storedSeconds)
+                UPDATE web_logins SET status = \(bind: status.rawValue), decided_at = \(bind: now),
+                    device_id = \(bind: commit.deviceId), amr = \(bind: amr)
+                WHERE id = \(bind: id) AND status = 'pending' AND expires_at > \(bind: now)
                 RETURNING id
                 """
-            ).first() != nil
+            ).first() != nil ? .recorded : .notPending
         }
     }
 
-    func claimWebLoginDelivery(id: String) async throws -> Bool {
-        try await provider.write { database in
-            try await database.raw(
-                "UPDATE web_logins SET delivered = 1 WHERE id = \(bind: id) AND status = 'approved' AND delivered = 0 RETURNING id"
-            ).first() != nil
+    func deliverWebLogin(id: String, session: SessionRecord, refreshTokenHash: String) async throws -> WebLoginDelivery {
+        try await provider.transaction { database in
+            // The approving device's row stays locked until commit: its revocation comes wholly before (no session) or
+            // after (and ends the session, which it approved).
+            guard let approver = session.approvedBy,
+                try await database.raw(
+                    "UPDATE devices SET id = id WHERE id = \(bind: approver) AND revoked_at IS NULL RETURNING id"
+                ).first() != nil
+            else { return .approverInactive }
+            guard
+                try await database.raw(
+                    """
+                    UPDATE web_logins SET delivered = 1
+                    WHERE id = \(bind: id) AND status = 'approved' AND delivered = 0 AND device_id = \(bind: approver)
+                    RETURNING id
+                    """
+                ).first() != nil
+            else { return .alreadyDelivered }
+            try await Self.insertSession(session, refreshTokenHash: refreshTokenHash, in: database)
+            return .delivered
         }
     }
 

@@ -26,19 +26,21 @@ protocol TouchstoneStore: Sendable {
     func users() async throws -> [UserRecord]
 
     // MARK: Enrolments
-    func createEnrollment(_ enrollment: EnrollmentRecord) async throws
+    /// Stores a started enrolment if the user's password hash is still `passwordHash`; `false` when it changed.
+    func createEnrollment(_ enrollment: EnrollmentRecord, passwordHash: String) async throws -> Bool
     func enrollment(id: String) async throws -> EnrollmentRecord?
     /// Moves a `started` enrolment whose challenge is still valid to `completed` or `pending`; `false` if it was
     /// not in that state (used, unknown or expired).
     func consumeEnrollmentChallenge(id: String, now: Date) async throws -> Bool
-    /// Parks a consumed enrolment until another device approves it.
-    func parkEnrollment(
-        id: String, device: PendingDevice, pollSecretHash: String, approvalChallenge: String, expiresAt: Date
-    ) async throws
-    /// In one transaction: revokes the user's active devices with the same fingerprint, inserts the device,
-    /// the session and its first refresh token, and records the device on the enrolment.
-    func completeEnrollment(id: String, device: DeviceRecord, session: SessionRecord, refreshTokenHash: String)
-        async throws
+    /// In one transaction: parks a consumed enrolment until another device approves it, unless the user is over
+    /// `limits` (then the enrolment is cancelled and `false` returned; nothing reaches any device).
+    func parkEnrollment(_ request: ApprovalRequest, limits: ApprovalLimits) async throws -> Bool
+    /// In one transaction, if the enrolment is still consumed (a password change cancels it): records the device on
+    /// it, revokes `previous` (the device it replaces, by proof), inserts the device, the session and its first
+    /// refresh token. `false` (nothing written) when the enrolment was cancelled.
+    func completeEnrollment(
+        id: String, device: DeviceRecord, replacing previous: String?, session: SessionRecord, refreshTokenHash: String
+    ) async throws -> Bool
 
     // MARK: Devices
     /// ⚠️ In one transaction, inserts users and their devices as completed enrolments leave them, without any of the
@@ -51,17 +53,13 @@ protocol TouchstoneStore: Sendable {
     func revokeDevice(id: String, reason: String, at: Date) async throws -> Bool
     /// Deletes an active device's biometric key; `false` when the device is not active.
     func removeBiometricKey(deviceId: String) async throws -> Bool
-    /// Counts one wrong PIN unless the PIN is locked; locks it when the count reaches `limit`.
-    /// - Returns: the count after this failure, or `nil` when the PIN was already locked (nothing counted).
-    func countWrongPIN(deviceId: String, limit: Int, at: Date) async throws -> PINCount?
-    /// Resets the count after a right PIN; `false` when the PIN is locked.
-    func resetPINFailures(deviceId: String) async throws -> Bool
-    func touchDevice(id: String, at: Date) async throws
 
     // MARK: Challenges and used tokens
     func createChallenge(_ challenge: String, subject: String, purpose: String, expiresAt: Date) async throws
     /// Deletes the challenge if it exists, is bound to this subject and purpose, and has not expired.
     func consumeChallenge(_ challenge: String, subject: String, purpose: String, now: Date) async throws -> Bool
+    /// Whether the challenge exists, bound to this subject and purpose, unexpired (a hint: only consuming it counts).
+    func challengeIsLive(_ challenge: String, subject: String, purpose: String, now: Date) async throws -> Bool
     /// Records a verified token's digest; `false` when it was recorded before (a replay).
     func recordUsedToken(digest: String, expiresAt: Date) async throws -> Bool
     /// In one transaction: consumes a verified login assertion's challenge (which spends the assertion) and applies
@@ -70,6 +68,10 @@ protocol TouchstoneStore: Sendable {
 
     // MARK: Sessions
     func createSession(_ session: SessionRecord, refreshTokenHash: String) async throws
+    /// Stores a session made with the password if the user's password hash is still `passwordHash`; `false` when it
+    /// changed meanwhile (a change and this insert exclude each other).
+    func createPasswordSession(_ session: SessionRecord, refreshTokenHash: String, passwordHash: String) async throws
+        -> Bool
     func session(id: String) async throws -> SessionRecord?
     /// The session a refresh token belongs to, and whether the token was already rotated.
     func refreshToken(hash: String) async throws -> (session: SessionRecord, rotated: Bool)?
@@ -80,11 +82,12 @@ protocol TouchstoneStore: Sendable {
     func revokeSession(id: String, reason: String, at: Date) async throws
 
     // MARK: Password throttling
-    /// The latest `blocked_until` of these throttle keys.
-    func throttledUntil(keys: [String]) async throws -> Date?
-    /// Counts a failure for a key and blocks it until the time `delay` gives for the new count.
-    func countFailure(key: String, at: Date, delay: @escaping @Sendable (Int) -> TimeInterval) async throws
-    func clearFailures(key: String) async throws
+    /// In one transaction: unless a counter is blocked at `at`, counts one attempt on each (after its decay) and blocks
+    /// it until the time its delay gives for the new count.
+    /// - Returns: `nil` when counted; otherwise when the blocking counter frees up (nothing counted).
+    func countAttempt(_ counters: [ThrottleCounter], at: Date) async throws -> Date?
+    /// After a right password: deletes the counter `cleared` and takes one attempt off `forgiven`.
+    func forgiveAttempt(clearing cleared: String, forgiving forgiven: String) async throws
 
     // MARK: Signing keys
     func serverKeys() async throws -> [ServerKeyRecord]
@@ -100,40 +103,45 @@ protocol TouchstoneStore: Sendable {
     func setPassword(userId: String, passwordHash: String, keepingSession sessionId: String, at: Date) async throws
 
     // MARK: Approval of new devices
-    /// Enrolments of this user waiting for approval whose device fingerprint is not `fingerprint`.
-    func pendingEnrollments(userId: String, excludingFingerprint fingerprint: String, now: Date) async throws
-        -> [EnrollmentRecord]
-    /// Records a decision on a pending enrolment; an approval creates `device` (replacing the user's devices with its
-    /// fingerprint) in the same transaction. `false` when it was no longer pending.
-    func decideEnrollment(id: String, approvedDevice device: DeviceRecord?, decidedBy: String, now: Date) async throws
-        -> Bool
-    /// Marks an approved enrolment's session as delivered; `true` for the first caller only.
-    func claimEnrollmentDelivery(id: String) async throws -> Bool
+    /// Enrolments of this user waiting for approval.
+    func pendingEnrollments(userId: String, now: Date) async throws -> [EnrollmentRecord]
+    /// In one transaction: the decider's steps (``DecisionCommit``), then the decision on a pending enrolment; an
+    /// approval inserts `device`.
+    func decideEnrollment(id: String, approvedDevice device: DeviceRecord?, by commit: DecisionCommit) async throws
+        -> DecisionCommit.Outcome
+    /// In one transaction: stores an approved enrolment's first session (its `deviceId` the enrolment's device), for
+    /// the first caller only and only while the device is active.
+    func deliverEnrollment(id: String, session: SessionRecord, refreshTokenHash: String) async throws -> Bool
 
     // MARK: Confirmations
     func createConfirmation(_ confirmation: ConfirmationRecord) async throws
     func confirmation(id: String) async throws -> ConfirmationRecord?
     func pendingConfirmations(userId: String, publisher: String, now: Date) async throws -> [ConfirmationRecord]
-    /// Records a decision on a pending, unexpired confirmation; `false` when it was not.
+    /// In one transaction: the decider's steps (``DecisionCommit``), then the decision on a pending, unexpired
+    /// confirmation, keeping only the digest of the device's decision token.
     func decideConfirmation(
-        id: String, status: ItemStatus, deviceId: String, amr: [String], decision: String, now: Date
-    ) async throws -> Bool
+        id: String, status: ItemStatus, amr: [String], decisionDigest: String, by commit: DecisionCommit
+    ) async throws -> DecisionCommit.Outcome
 
     // MARK: Web logins
     /// In one transaction: stores a web login, suppressed (answered but never delivered) when the user already has
-    /// one pending, had `hourlyLimit` in the last hour, or denied one since `coolDownSince`.
+    /// one pending, is over `limits`' count in their window, or denied one within their cool-down.
     /// - Returns: the stored status.
-    func createWebLogin(_ webLogin: WebLoginRecord, hourlyLimit: Int, coolDownSince: Date) async throws -> ItemStatus
+    func createWebLogin(_ webLogin: WebLoginRecord, limits: ApprovalLimits) async throws -> ItemStatus
     func webLogin(id: String) async throws -> WebLoginRecord?
     func pendingWebLogins(userId: String, publisher: String, now: Date) async throws -> [WebLoginRecord]
-    /// Records a decision on a pending, unexpired web login; `false` when it was not.
-    func decideWebLogin(id: String, status: ItemStatus, deviceId: String, amr: [String], now: Date) async throws -> Bool
-    /// Marks an approved web login's session as delivered; `true` for the first caller only.
-    func claimWebLoginDelivery(id: String) async throws -> Bool
+    /// In one transaction: the decider's steps (``DecisionCommit``), then the decision on a pending, unexpired web login.
+    func decideWebLogin(id: String, status: ItemStatus, amr: [String], by commit: DecisionCommit) async throws
+        -> DecisionCommit.Outcome
+    /// In one transaction: stores an approved web login's session (`approvedBy` its approving device), for the first
+    /// caller only and only while that device is active.
+    func deliverWebLogin(id: String, session: SessionRecord, refreshTokenHash: String) async throws -> WebLoginDelivery
 
     // MARK: Legacy TouchIDAuth keys
+    /// Stores a key if the user's password hash is still `passwordHash`; `false` when it changed.
     /// - Throws: ``StoreError/conflict`` when a key with this `sub` exists.
-    func createLegacyKey(sub: String, userId: String, publicKey: String, at: Date) async throws
+    func createLegacyKey(sub: String, userId: String, publicKey: String, at: Date, passwordHash: String) async throws
+        -> Bool
     /// The user and public key (PKCS#1 DER, base64url) registered under `sub`.
     func legacyKey(sub: String) async throws -> (userId: String, publicKey: String)?
 
@@ -167,12 +175,6 @@ protocol TouchstoneStore: Sendable {
     func auditEvents(since: Date?, userId: String?) async throws -> [AuditEvent]
     /// Deletes expired challenges, used-token digests, WebAuthn ceremonies and stale throttle rows.
     func purgeExpired(now: Date) async throws
-}
-
-/// A PIN failure count after one more wrong PIN.
-struct PINCount: Sendable, Equatable {
-    var failures: Int
-    var locked: Bool
 }
 
 /// Store failures the domain maps to protocol errors.

@@ -23,6 +23,14 @@ struct WebAsset: Sendable {
     }
 }
 
+extension WebAsset {
+    /// This file with the first `placeholder` in its text replaced.
+    func replacing(_ placeholder: String, with value: String) -> WebAsset {
+        let text = String(buffer: body).replacing(placeholder, with: value, maxReplacements: 1)
+        return WebAsset(name: name, contentType: contentType, body: ByteBuffer(string: text))
+    }
+}
+
 /// A file of the web page is missing from the built resources.
 struct WebAssetMissing: Error, CustomStringConvertible {
     let name: String

@@ -16,11 +16,13 @@ struct WebController: Sendable {
     let styles: WebAsset
     let icon: WebAsset
 
-    /// The bundled files.
+    /// The bundled files, the page naming `accountClientId` as the app it signs in to.
     /// - Throws: ``WebAssetMissing`` when one is not in the resources.
-    static func bundled() throws -> WebController {
+    static func bundled(accountClientId: String) throws -> WebController {
         WebController(
-            page: try .bundled("index.html", contentType: "text/html; charset=utf-8"),
+            page: try .bundled("index.html", contentType: "text/html; charset=utf-8").replacing(
+                #"<meta name="touchstone-client-id" content="com.example.demo">"#,
+                with: #"<meta name="touchstone-client-id" content="\#(Self.attribute(accountClientId))">"#),
             script: try .bundled("app.js", contentType: "text/javascript; charset=utf-8"),
             styles: try .bundled("app.css", contentType: "text/css; charset=utf-8"),
             icon: try .bundled("icon.svg", contentType: "image/svg+xml"))
@@ -35,6 +37,12 @@ struct WebController: Sendable {
         router.get("app.js") { _, _ in Self.response(script) }
         router.get("app.css") { _, _ in Self.response(styles) }
         router.get("icon.svg") { _, _ in Self.response(icon) }
+    }
+
+    /// `text` escaped for an HTML attribute value in double quotes.
+    private static func attribute(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;")
     }
 
     /// The file with its type; `no-cache` so that a new server version is picked up at once.

@@ -125,6 +125,11 @@ enum DeviceCLI {
                 environment: environment, timeout: timeout)
         }
 
+        /// Starts `touchstone device --profile P --server S ARGUMENTS` and returns while it runs.
+        func start(_ arguments: [String], input: String) throws -> RunningCommand {
+            try RunningCommand(["device", "--profile", path, "--server", server] + arguments, input: input, in: scratch)
+        }
+
         /// `register --username U --password-stdin --pin P --verifier V`, which must succeed.
         @discardableResult
         func register(

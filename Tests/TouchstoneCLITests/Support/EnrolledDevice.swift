@@ -85,8 +85,24 @@ struct EnrolledDevice {
         return try await client.post("/v1/sessions/refresh", RefreshRequest(refreshToken: refreshToken), headers: headers)
     }
 
-    /// `GET /v1/devices` with a Bearer token, as answered.
-    func devices(accessToken: String) async throws -> WireResponse {
-        try await client.get("/v1/devices", headers: ["Authorization": "Bearer \(accessToken)"])
+    /// `Authorization: Bearer` and the `Touchstone-Device-Proof` of one request signed by this device, as a device
+    /// session's access token needs.
+    func bearer(_ accessToken: String, _ method: String, _ path: String) async throws -> [String: String] {
+        [
+            "Authorization": "Bearer \(accessToken)",
+            TouchstoneHeader.deviceProof: try await device.request(deviceId: deviceId, method: method, path: path),
+        ]
+    }
+
+    /// `GET /v1/devices` with a Bearer token and its device proof, as answered by `other` (default: this device's
+    /// server).
+    func devices(accessToken: String, at other: WireClient? = nil) async throws -> WireResponse {
+        try await (other ?? client).get("/v1/devices", headers: try await bearer(accessToken, "GET", "/v1/devices"))
+    }
+
+    /// `DELETE /v1/sessions/current` (logout) with a Bearer token and its device proof, as answered.
+    func logout(accessToken: String) async throws -> WireResponse {
+        try await client.send(
+            "DELETE", "/v1/sessions/current", headers: try await bearer(accessToken, "DELETE", "/v1/sessions/current"))
     }
 }

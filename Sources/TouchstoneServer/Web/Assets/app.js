@@ -1,7 +1,8 @@
 // Touchstone web page: sign in with a passkey, a password or a phone approval; manage passkeys and devices.
 // Tokens live in this module's memory only: no cookies, no localStorage, no sessionStorage.
 
-const CLIENT_ID = "com.example.demo";
+// The account app the server accepts the page's tokens for (`serve --account-client-id`).
+const CLIENT_ID = document.querySelector('meta[name="touchstone-client-id"]')?.content || "com.example.demo";
 const POLL_INTERVAL_MS = 2000;
 const REFRESH_MARGIN_MS = 60_000;
 
@@ -510,7 +511,7 @@ async function signInWithPasskey(username, button, errorElement) {
     });
     if (!credential) throw new DOMException("No credential was returned.", "NotAllowedError");
     const session = await api("POST", "/v1/webauthn/authentication/verify", {
-      body: { ceremonyId: options.ceremonyId, credential: credentialToJSON(credential) },
+      body: { ceremonyId: options.ceremonyId, credential: credentialToJSON(credential), clientId: CLIENT_ID },
     });
     startSession(session, "passkey", username);
   } catch (error) {
