@@ -44,9 +44,17 @@ import TouchstoneTestSupport
             #expect(state.deviceId == status.deviceId)
             #expect(state.amr == ["bio"])
             #expect(state.txn == TransactionHash.of(text: request.text, amount: "120.00", currency: "EUR", payee: "ACME Ltd"))
+            // The evidence is the server's receipt, not the device's token.
             let decision = try #require(state.decision)
-            let payload = try #require(Base64URL.decode(String(decision.split(separator: ".")[1])))
-            #expect(try JSONDecoder().decode(DecisionClaims.self, from: payload).txn == state.txn)
+            let parts = decision.split(separator: ".").map(String.init)
+            let header = try #require(Base64URL.decode(parts[0]))
+            let payload = try #require(Base64URL.decode(parts[1]))
+            #expect(try JSONSerialization.jsonObject(with: header) as? [String: String] != nil)
+            #expect(String(decoding: header, as: UTF8.self).contains(#""typ":"touchstone-confirmation+jwt""#))
+            let claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+            #expect(claims["txn"] as? String == state.txn)
+            #expect(claims["decision"] as? String == "approve")
+            #expect(claims["cid"] as? String == confirmationId)
             // Nothing is left to decide.
             #expect(try await phone.run(["inbox", "--json"]).json(Inbox.self).items.isEmpty)
         }

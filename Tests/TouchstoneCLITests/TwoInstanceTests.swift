@@ -238,7 +238,8 @@ struct TwoInstanceTests {
             let state = try read.decode(ConfirmationState.self)
             #expect(state.status == .approved, "\(read)")
             #expect(state.deviceId == ana.deviceId && state.amr == ["bio"] && state.txn == txn, "\(read)")
-            #expect(state.decision == decision && state.decidedAt != nil, "\(read)")
+            // The evidence is the server's receipt of the decision, not the device's token.
+            #expect(state.decision != nil && state.decision != decision && state.decidedAt != nil, "\(read)")
 
             // Decided once: the same item decided again at B is refused.
             let twice = try await ana.device.decision(deviceId: ana.deviceId, challenge: item.challenge, txn: txn)
