@@ -8,16 +8,3 @@ struct PINAttempt: Sendable, Equatable {
     /// The count of wrong PINs that locks the PIN (the policy's `maxPinAttempts`).
     let limit: Int
 }
-
-/// What applying a ``PINAttempt`` did.
-enum PINOutcome: Sendable, Equatable {
-    /// Right: the count is reset.
-    case accepted
-    /// Wrong and counted; the PIN is not locked yet.
-    case wrong(attemptsRemaining: Int)
-    /// Locked, now or before (nothing counted then).
-    case locked
-    case deviceRevoked
-    /// The PIN was set again since it was checked; nothing counted.
-    case changed
-}
