@@ -27,8 +27,10 @@ extension WebPageTests {
             try await page.screenshot("21-phone-approval-signed-in")
 
             try await page.removeFirstItem(in: "device-list", password: BrowserHarness.password)
-            try await page.waitUntilVisible("#devices-empty")
+            // The page's session was approved by that phone, so it ends with it (PROTOCOL "Device inbox").
+            try await page.waitUntilVisible("#view-sign-in")
             #expect(try await page.text("#toast") == "Device “Cy's phone” removed.")
+            #expect(try await page.text("#banner-text").contains("approved on “Cy's phone”, so it ended with it"))
             try await page.screenshot("22-device-removed")
             let devices = try await harness.server.admin(["devices", "--json"])
             let listed = try #require(try JSONValue(parsing: Data(devices.stdout.utf8))["devices"]?.array)

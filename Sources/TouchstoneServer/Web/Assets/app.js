@@ -1013,7 +1013,11 @@ async function confirmRemove(event) {
     state.pendingRemoval = null;
     toast(`${target.kind === "passkey" ? "Passkey" : "Device"} “${target.name}” removed.`);
     if (target.kind === "passkey") await loadPasskeys();
-    else await loadDevices();
+    else {
+      await loadDevices();
+      // A sign-in approved on a phone lives only as long as that phone is an active device.
+      if (!state.session) showBanner(`This sign-in was approved on “${target.name}”, so it ended with it. Sign in again.`);
+    }
   } catch (error) {
     if (error.code === "step_up_required" || (error.status === 401 && error.code === "unauthorized")) {
       // The privileged window closed: ask again.
