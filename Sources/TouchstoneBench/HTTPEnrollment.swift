@@ -24,7 +24,7 @@ public struct HTTPEnrollment: Sendable {
     /// - Parameter credentials: an account created by ``createAccount(_:)``.
     public func issuer(using credentials: BenchCredentials) async throws -> String {
         let answer = try await http.post(
-            "/v1/sessions/password",
+            Endpoint.passwordSession.path(),
             PasswordLoginRequest(clientId: clientId, username: credentials.username, password: password))
         guard answer.status == 201 else { throw BenchError("POST /v1/sessions/password answered \(answer.errorCode)") }
         struct Claims: Decodable { var iss: String }
@@ -39,7 +39,7 @@ public struct HTTPEnrollment: Sendable {
     /// `POST /v1/accounts`.
     public func createAccount(_ credentials: BenchCredentials) async throws {
         let answer = try await http.post(
-            "/v1/accounts", CreateAccountRequest(username: credentials.username, password: password))
+            Endpoint.createAccount.path(), CreateAccountRequest(username: credentials.username, password: password))
         guard answer.status == 201 else { throw BenchError("POST /v1/accounts answered \(answer.errorCode)") }
     }
 
@@ -47,7 +47,7 @@ public struct HTTPEnrollment: Sendable {
     /// - Parameter audience: the server's ISSUER.
     public func enrol(_ credentials: BenchCredentials, audience: String) async throws -> BenchDevice {
         let started = try await http.post(
-            "/v1/enrollments",
+            Endpoint.startEnrollment.path(),
             PasswordLoginRequest(clientId: clientId, username: credentials.username, password: password))
         guard started.status == 201 else { throw BenchError("POST /v1/enrollments answered \(started.errorCode)") }
         let enrollment = try started.decode(EnrollmentStartedBody.self)
@@ -61,7 +61,7 @@ public struct HTTPEnrollment: Sendable {
             biometricProof: try BenchDevice.proof(
                 key: credentials.biometricKey, enrollmentId: enrollment.enrollmentId, challenge: enrollment.challenge,
                 audience: audience, now: now))
-        let completed = try await http.post("/v1/enrollments/\(enrollment.enrollmentId)/complete", completion)
+        let completed = try await http.post(Endpoint.completeEnrollment.path(enrollment.enrollmentId), completion)
         guard completed.status == 201 else {
             throw BenchError("POST /v1/enrollments/{id}/complete answered \(completed.errorCode)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TouchstoneProtocol
 import Synchronization
 
 /// Runs concurrent loops of biometric login (`POST /v1/challenges`, sign, `POST /v1/sessions`) for a duration.
@@ -80,12 +81,12 @@ public struct LoginLoad: Sendable {
     private func login(_ device: BenchDevice) async -> String? {
         do {
             let challenge = try await http.post(
-                "/v1/challenges", json: #"{"deviceId":\#(JSONText.string(device.deviceId)),"purpose":"login"}"#)
+                Endpoint.challenge.path(), json: #"{"deviceId":\#(JSONText.string(device.deviceId)),"purpose":"login"}"#)
             guard challenge.status == 201 else { return challenge.errorCode }
             let issued = try challenge.decode(IssuedChallenge.self)
             let assertion = try device.assertion(challenge: issued.challenge, audience: audience, now: Date())
             let session = try await http.post(
-                "/v1/sessions",
+                Endpoint.login.path(),
                 json: #"{"assertion":\#(JSONText.string(assertion)),"clientId":\#(JSONText.string(clientId))}"#)
             guard session.status == 201 else { return session.errorCode }
             return nil

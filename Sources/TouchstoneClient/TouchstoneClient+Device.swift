@@ -66,7 +66,7 @@ extension TouchstoneClient {
     public func optOut() async throws {
         let registration = try await requireRegistration()
         try await sendAuthorized(
-            "DELETE", "/v1/devices/\(Self.pathComponent(registration.deviceId))/biometric-key", by: registration)
+            Endpoint.optOut.method, Endpoint.optOut.path(registration.deviceId), by: registration)
         try await keyStore.removeBiometricKey()
     }
 
@@ -75,7 +75,7 @@ extension TouchstoneClient {
         let registration = try await requireRegistration()
         do {
             try await sendAuthorized(
-                "DELETE", "/v1/devices/\(Self.pathComponent(registration.deviceId))", by: registration)
+                Endpoint.removeDevice.method, Endpoint.removeDevice.path(registration.deviceId), by: registration)
         } catch let error as TouchstoneError where error.serverCode == .deviceNotFound {
             // Already gone on the server.
         } catch let error as TouchstoneError where error.code == .reauthenticationRequired {
@@ -88,7 +88,7 @@ extension TouchstoneClient {
     /// Whether the server has revoked (or forgotten) this device: it refuses a login challenge for it.
     private func isRevokedOnServer(_ registration: Registration) async throws -> Bool {
         do {
-            try await send("POST", "/v1/challenges", body: ChallengeRequest(deviceId: registration.deviceId))
+            try await send(Endpoint.challenge.method, Endpoint.challenge.path(), body: ChallengeRequest(deviceId: registration.deviceId))
             return false
         } catch let error as TouchstoneError
             where error.serverCode == .deviceRevoked || error.serverCode == .deviceNotFound

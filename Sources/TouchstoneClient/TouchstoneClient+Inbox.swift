@@ -7,7 +7,7 @@ extension TouchstoneClient {
     /// - Parameter waitSeconds: how long the server may wait for one to arrive (0 to 30).
     public func pendingRequests(waitSeconds: Int = 0) async throws -> [InboxItem] {
         let registration = try await requireRegistration()
-        let path = "/v1/devices/\(Self.pathComponent(registration.deviceId))/inbox"
+        let path = Endpoint.inbox.path(registration.deviceId)
         let proof = try await signedRequest("GET", path, by: registration)
         return try await call(
             "GET", path + "?waitSeconds=\(min(max(waitSeconds, 0), 30))",
@@ -76,15 +76,14 @@ extension TouchstoneClient {
                 iss: registration.deviceId, aud: issuer, iat: times.iat, exp: times.exp, nonce: item.challenge,
                 decision: approve ? "approve" : "deny", txn: txn, number: matchesNumber ? number : nil,
                 pin: pin))
-        let collection =
+        let endpoint: Endpoint =
             switch item.kind {
-            case .confirmation: "confirmations"
-            case .webLogin: "web-logins"
-            default: "enrollments"
+            case .confirmation: .decideConfirmation
+            case .webLogin: .decideWebLogin
+            default: .decideEnrollment
             }
         return try await call(
-            "POST", "/v1/\(collection)/\(Self.pathComponent(item.id))/decision", body: DecisionRequest(assertion: decision),
-            as: DecisionRecorded.self
+            endpoint.method, endpoint.path(item.id), body: DecisionRequest(assertion: decision), as: DecisionRecorded.self
         ).status
     }
 

@@ -52,7 +52,7 @@ extension TouchstoneClient {
     /// Answers a fresh login challenge with `key`, keeps the session, and wipes the keys on a binding mismatch.
     private func assert(_ registration: Registration, key: any DeviceKey, pin: String?) async throws -> Session {
         let challenge = try await call(
-            "POST", "/v1/challenges", body: ChallengeRequest(deviceId: registration.deviceId), as: ChallengeIssued.self)
+            Endpoint.challenge.method, Endpoint.challenge.path(), body: ChallengeRequest(deviceId: registration.deviceId), as: ChallengeIssued.self)
         let (_, dfp) = try await fingerprint()
         let times = Self.tokenTimes()
         let assertion = try await key.sign(
@@ -61,7 +61,7 @@ extension TouchstoneClient {
                 dfp: dfp, compromised: false, pin: pin))
         do {
             let session = try await call(
-                "POST", "/v1/sessions", body: AssertionLoginRequest(clientId: clientID, assertion: assertion),
+                Endpoint.login.method, Endpoint.login.path(), body: AssertionLoginRequest(clientId: clientID, assertion: assertion),
                 as: Session.self)
             try await keyStore.setSession(StoredSession(session: session, receivedAt: Date()), clientId: clientID)
             return session

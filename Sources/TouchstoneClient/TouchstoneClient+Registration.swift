@@ -37,7 +37,7 @@ extension TouchstoneClient {
         }
 
         let started = try await call(
-            "POST", "/v1/enrollments",
+            Endpoint.startEnrollment.method, Endpoint.startEnrollment.path(),
             body: PasswordLoginRequest(clientId: clientID, username: username, password: password),
             as: EnrollmentStarted.self)
         let deviceKey = try await keyStore.makeDeviceKey()
@@ -64,7 +64,8 @@ extension TouchstoneClient {
             deviceKey: deviceKey.publicKey.jwk, biometricKey: biometricKey?.publicKey.jwk, pin: pin,
             deviceProof: try await deviceKey.sign(proof), biometricProof: try await biometricKey?.sign(proof),
             previousDeviceProof: try await replaced?.deviceKey.sign(proof))
-        let response = try await send("POST", "/v1/enrollments/\(started.enrollmentId)/complete", body: completion)
+        let response = try await send(
+            Endpoint.completeEnrollment.method, Endpoint.completeEnrollment.path(started.enrollmentId), body: completion)
         let completed: EnrollmentCompleted
         if response.status == 202 {
             let pending = try decode(EnrollmentPending.self, response.body)
@@ -95,7 +96,7 @@ extension TouchstoneClient {
 
     /// Waits until another device approves (the device id and session), denies, or the wait expires.
     private func awaitApproval(_ pending: EnrollmentPending) async throws -> EnrollmentCompleted {
-        let path = "/v1/enrollments/\(Self.pathComponent(pending.enrollmentId))"
+        let path = Endpoint.pollEnrollment.path(pending.enrollmentId)
         while true {
             do {
                 try await Task.sleep(for: Self.approvalPollInterval)

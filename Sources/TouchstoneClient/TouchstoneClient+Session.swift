@@ -12,7 +12,7 @@ extension TouchstoneClient {
         guard let stored = try await keyStore.session(clientId: clientID) else {
             throw TouchstoneError(.reauthenticationRequired, "there is no session to refresh; log in")
         }
-        let path = "/v1/sessions/refresh"
+        let path = Endpoint.refresh.path()
         let proof = try await signedRequest("POST", path, by: registration)
         do {
             let session = try await call(
@@ -40,7 +40,7 @@ extension TouchstoneClient {
     public func logout() async throws {
         guard let stored = try await keyStore.session(clientId: clientID) else { return }
         let registration = try await requireRegistration()
-        let path = "/v1/sessions/current"
+        let path = Endpoint.logout.path()
         let headers = try await bearerHeaders(stored.session.accessToken, "DELETE", path, by: registration)
         do {
             try await send("DELETE", path, headers: headers)

@@ -11,7 +11,7 @@ extension TouchstoneClient {
     public func stepUp(password: String) async throws -> StepUpToken {
         let registration = try await requireRegistration()
         let session = try await currentSession()
-        let path = "/v1/step-up"
+        let path = Endpoint.stepUp.path()
         let token = try await call(
             "POST", path, body: PasswordRequest(password: password),
             headers: try await bearerHeaders(session.accessToken, "POST", path, by: registration), as: StepUpToken.self)
@@ -31,7 +31,7 @@ extension TouchstoneClient {
         guard let stored = try await keyStore.session(clientId: clientID), let token = stored.privilegedToken,
             let until = stored.privilegedUntil, until > Date()
         else { throw TouchstoneError(.stepUpRequired, "confirm with your password first (step-up)") }
-        let path = "/v1/devices/\(Self.pathComponent(registration.deviceId))/pin"
+        let path = Endpoint.setPIN.path(registration.deviceId)
         let headers = try await bearerHeaders(token, "PUT", path, by: registration)
         try await send("PUT", path, body: PINRequest(pin: pin), headers: headers)
     }

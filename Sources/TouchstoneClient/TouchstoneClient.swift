@@ -46,7 +46,7 @@ public final class TouchstoneClient: Sendable {
 
     /// The app's policy from the server.
     func policy() async throws -> AppPolicy {
-        try await call("GET", "/v1/apps/\(Self.pathComponent(clientID))/policy", as: AppPolicy.self)
+        try await call(Endpoint.policy.method, Endpoint.policy.path(clientID), as: AppPolicy.self)
     }
 
     /// The device's fingerprint, as the server binds it.
@@ -120,7 +120,4 @@ public final class TouchstoneClient: Sendable {
         }
     }
 
-    static func pathComponent(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? text
-    }
 }

@@ -18,7 +18,7 @@ public final class TouchstoneAdmin: Sendable {
         async throws -> TouchstoneAdmin
     {
         let store = try await TouchstoneRuntime.openStore(database, logger: logger)
-        try await store.createDemoAppIfEmpty(.demo)
+        try await store.createDemoAppIfEmpty(.demo, at: clock.now())
         return TouchstoneAdmin(store: store, clock: clock)
     }
 
@@ -42,7 +42,8 @@ public final class TouchstoneAdmin: Sendable {
         guard policy.biometricAllowed || policy.pinRequired else {
             throw ConfigurationError("an app needs biometrics or a PIN; --no-biometrics and --no-pin cannot go together")
         }
-        try await store.saveApp(AppRecord(clientId: policy.clientId, publisher: policy.publisher, policy: policy))
+        try await store.saveApp(
+            AppRecord(clientId: policy.clientId, publisher: policy.publisher, policy: policy), at: clock.now())
         await audit("admin.app.save", clientId: policy.clientId)
     }
 

@@ -24,7 +24,7 @@ public final class TouchstoneRuntime: Sendable {
         let store = try await openStore(database, stepTimeout: settings.databaseStepTimeout, logger: logger)
         do {
             let web = try WebController.bundled(accountClientId: settings.accountClientId)
-            try await store.createDemoAppIfEmpty(.demo)
+            try await store.createDemoAppIfEmpty(.demo, at: clock.now())
             let signer = TokenSigner(
                 store: store, clock: clock, issuer: settings.issuer,
                 accessTokenLifetime: TimeInterval(settings.accessTokenLifetime))

@@ -199,7 +199,8 @@ struct Harness {
 
     /// Saves an app straight in the store (as `admin app create` does).
     func saveApp(_ policy: AppPolicy) async throws {
-        try await store.saveApp(AppRecord(clientId: policy.clientId, publisher: policy.publisher, policy: policy))
+        try await store.saveApp(
+            AppRecord(clientId: policy.clientId, publisher: policy.publisher, policy: policy), at: now)
     }
 }
 

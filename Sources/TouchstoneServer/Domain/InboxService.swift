@@ -13,7 +13,7 @@ struct InboxService: Sendable {
     /// after `waitSeconds` (at most 30).
     func inbox(deviceId: String, authorization: String?, waitSeconds: Int) async throws -> Inbox {
         let device = try await SessionService(environment: environment).verifyDeviceProof(
-            authorization, deviceId: deviceId, path: "/v1/devices/\(deviceId)/inbox", method: "GET")
+            authorization, deviceId: deviceId, method: Endpoint.inbox.method, path: Endpoint.inbox.path(deviceId))
         let deadline = ContinuousClock.now + .seconds(min(max(0, waitSeconds), Self.longestWait))
         while true {
             let items = try await items(for: device)

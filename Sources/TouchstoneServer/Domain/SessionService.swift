@@ -57,7 +57,8 @@ struct SessionService: Sendable {
             }
             var device: DeviceRecord?
             if let deviceId = session.deviceId {
-                device = try await verifyDeviceProof(deviceProof, deviceId: deviceId, path: "/v1/sessions/refresh")
+                device = try await verifyDeviceProof(
+                    deviceProof, deviceId: deviceId, method: Endpoint.refresh.method, path: Endpoint.refresh.path())
             }
             let policy = try await environment.app(session.clientId).policy
             if now.timeIntervalSince(session.lastActivityAt) > TimeInterval(policy.inactivityTimeoutSeconds)
@@ -76,9 +77,9 @@ struct SessionService: Sendable {
         }
     }
 
-    /// Verifies a `TouchstoneDevice` request token of a device for `POST path`.
+    /// Verifies a device's request token (`touchstone-request+jwt`) of a `method` call to `path`.
     /// - Returns: the device, active.
-    func verifyDeviceProof(_ authorization: String?, deviceId: String, path: String, method: String = "POST")
+    func verifyDeviceProof(_ authorization: String?, deviceId: String, method: String, path: String)
         async throws -> DeviceRecord
     {
         let invalid = Self.invalidDeviceProof
@@ -117,7 +118,7 @@ struct SessionService: Sendable {
         let claims = identity.claims
         if let jkt = claims.cnf?.jkt {
             guard let deviceId = claims.did else { throw ProblemError.unauthorized }
-            let device = try await verifyDeviceProof(deviceProof, deviceId: deviceId, path: path, method: method)
+            let device = try await verifyDeviceProof(deviceProof, deviceId: deviceId, method: method, path: path)
             guard device.deviceKeyThumbprint == jkt else { throw Self.invalidDeviceProof }
         } else if claims.aud != environment.settings.accountClientId {
             throw ProblemError.unauthorized

@@ -25,14 +25,14 @@ struct LegacyController: Sendable {
 
     func addRoutes(to router: Router<TouchstoneRequestContext>) {
         let address = ClientAddress(trustedProxies: environment.settings.trustedProxies)
-        router.post("pubkey") { request, context in
+        router.on(.legacyRegisterKey) { request, context in
             var request = request
             let body = try await request.decodeBody(PublicKeyRegistration.self, context: context)
             let userId = try await LegacyService(environment: environment).register(
                 username: body.user, key: body.key, password: body.password, ip: address.of(request, context: context))
             return try Response.json(Registered(user: .init(id: userId)))
         }
-        router.post("login") { request, context in
+        router.on(.legacyLogin) { request, context in
             var request = request
             let body = try await request.decodeBody(LoginRequest.self, context: context)
             let session = try await LegacyService(environment: environment).login(

@@ -9,15 +9,14 @@ struct PasskeyController: Sendable {
     private var passkeys: PasskeyService { PasskeyService(environment: environment) }
 
     func addRoutes(to router: Router<TouchstoneRequestContext>) {
-        let webauthn = router.group("v1/webauthn")
-        webauthn.post("registration/options") { request, context in
+        router.on(.passkeyRegistrationOptions) { request, context in
             let identity = try await identity(of: request)
             var request = request
             _ = try await request.decodeBody(NoFields.self, context: context, allowingEmpty: true)
             let options = try await passkeys.startRegistration(by: identity, ip: address.of(request, context: context))
             return try Response.json(options, noStore: true)
         }
-        webauthn.post("registration/verify") { request, context in
+        router.on(.passkeyRegistrationVerify) { request, context in
             let identity = try await identity(of: request)
             var request = request
             let body = try await request.decodeBody(PasskeyRegistrationFinish.self, context: context)
@@ -25,23 +24,23 @@ struct PasskeyController: Sendable {
                 body, by: identity, ip: address.of(request, context: context))
             return try Response.json(registered, status: .created)
         }
-        webauthn.post("authentication/options") { request, context in
+        router.on(.passkeyAuthenticationOptions) { request, context in
             var request = request
             let body = try await request.decodeBody(PasskeyAuthenticationStart.self, context: context)
             return try Response.json(try await passkeys.startAuthentication(body), noStore: true)
         }
-        webauthn.post("authentication/verify") { request, context in
+        router.on(.passkeyAuthenticationVerify) { request, context in
             var request = request
             let body = try await request.decodeBody(PasskeyAuthenticationFinish.self, context: context)
             let session = try await passkeys.finishAuthentication(body, ip: address.of(request, context: context))
             return try Response.json(session, status: .created, noStore: true)
         }
-        webauthn.get("credentials") { request, _ in
+        router.on(.passkeys) { request, _ in
             try Response.json(try await passkeys.list(try await identity(of: request)), noStore: true)
         }
-        webauthn.delete("credentials/:id") { request, context in
+        router.on(.removePasskey) { request, context in
             try await passkeys.delete(
-                try context.parameters.require("id"), by: try await identity(of: request),
+                try context.parameters.require("credentialId"), by: try await identity(of: request),
                 ip: address.of(request, context: context))
             return Response(status: .noContent)
         }

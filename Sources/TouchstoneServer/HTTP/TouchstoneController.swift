@@ -12,73 +12,72 @@ struct TouchstoneController: Sendable {
     private var sessions: SessionService { SessionService(environment: environment) }
 
     func addRoutes(to router: Router<TouchstoneRequestContext>) {
-        router.get("healthz") { _, _ in try Response.json(["status": "ok"]) }
-        router.get("openapi.yaml") { _, _ in
+        router.on(.health) { _, _ in try Response.json(["status": "ok"]) }
+        router.on(.openAPI) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/yaml"],
                 body: .init(byteBuffer: ByteBuffer(string: openAPI)))
         }
-        router.get(".well-known/jwks.json") { _, _ in
+        router.on(.jwks) { _, _ in
             var response = try Response.json(try await environment.signer.jwks())
             response.headers[.cacheControl] = "max-age=300"
             return response
         }
 
-        let v1 = router.group("v1")
-        v1.get("apps/:clientId/policy") { _, context in
+        router.on(.policy) { _, context in
             try Response.json(try await environment.app(try context.parameters.require("clientId")).policy)
         }
-        v1.post("accounts") { request, context in
+        router.on(.createAccount) { request, context in
             var request = request
             let body = try await request.decodeBody(CreateAccountRequest.self, context: context)
             let created = try await AccountService(environment: environment).create(
                 body, ip: address.of(request, context: context))
             return try Response.json(created, status: .created)
         }
-        v1.post("enrollments") { request, context in
+        router.on(.startEnrollment) { request, context in
             var request = request
             let body = try await request.decodeBody(PasswordLoginRequest.self, context: context)
             let started = try await EnrollmentService(environment: environment).start(
                 body, ip: address.of(request, context: context))
             return try Response.json(started, status: .created, noStore: true)
         }
-        v1.post("enrollments/:id/complete") { request, context in
+        router.on(.completeEnrollment) { request, context in
             var request = request
             let body = try await request.decodeBody(EnrollmentCompletion.self, context: context)
             let outcome = try await EnrollmentService(environment: environment).complete(
-                id: try context.parameters.require("id"), body, ip: address.of(request, context: context))
+                id: try context.parameters.require("enrollmentId"), body, ip: address.of(request, context: context))
             switch outcome {
             case .completed(let completed): return try Response.json(completed, status: .created, noStore: true)
             case .pending(let pending): return try Response.json(pending, status: .accepted, noStore: true)
             }
         }
-        v1.get("enrollments/:id") { request, context in
+        router.on(.pollEnrollment) { request, context in
             let poll = try await EnrollmentService(environment: environment).poll(
-                id: try context.parameters.require("id"), pollSecret: request.headers[.pollSecret])
+                id: try context.parameters.require("enrollmentId"), pollSecret: request.headers[.pollSecret])
             return try Response.json(poll, noStore: true)
         }
-        v1.post("sessions/password") { request, context in
+        router.on(.passwordSession) { request, context in
             var request = request
             let body = try await request.decodeBody(PasswordLoginRequest.self, context: context)
             let session = try await AccountService(environment: environment).passwordSession(
                 body, ip: address.of(request, context: context))
             return try Response.json(session, status: .created, noStore: true)
         }
-        v1.post("challenges") { request, context in
+        router.on(.challenge) { request, context in
             var request = request
             let body = try await request.decodeBody(ChallengeRequest.self, context: context)
             let challenge = try await LoginService(environment: environment).challenge(
                 body, ip: address.of(request, context: context))
             return try Response.json(challenge, status: .created, noStore: true)
         }
-        v1.post("sessions") { request, context in
+        router.on(.login) { request, context in
             var request = request
             let body = try await request.decodeBody(AssertionLoginRequest.self, context: context)
             let session = try await LoginService(environment: environment).login(
                 body, ip: address.of(request, context: context))
             return try Response.json(session, status: .created, noStore: true)
         }
-        v1.post("sessions/refresh") { request, context in
+        router.on(.refresh) { request, context in
             var request = request
             let body = try await request.decodeBody(RefreshRequest.self, context: context)
             let session = try await sessions.refresh(
@@ -86,31 +85,31 @@ struct TouchstoneController: Sendable {
                 ip: address.of(request, context: context))
             return try Response.json(session, noStore: true)
         }
-        v1.delete("sessions/current") { request, _ in
+        router.on(.logout) { request, _ in
             try await sessions.end(try await identity(of: request))
             return Response(status: .noContent)
         }
-        v1.get("account") { request, _ in
+        router.on(.account) { request, _ in
             try Response.json(
                 try await AccountService(environment: environment).profile(try await identity(of: request)), noStore: true)
         }
-        v1.get("devices") { request, _ in
+        router.on(.devices) { request, _ in
             let list = try await DeviceService(environment: environment).list(try await identity(of: request))
             return try Response.json(list, noStore: true)
         }
-        v1.delete("devices/:id") { request, context in
+        router.on(.removeDevice) { request, context in
             try await DeviceService(environment: environment).delete(
-                try context.parameters.require("id"), by: try await identity(of: request),
+                try context.parameters.require("deviceId"), by: try await identity(of: request),
                 ip: address.of(request, context: context))
             return Response(status: .noContent)
         }
-        v1.delete("devices/:id/biometric-key") { request, context in
+        router.on(.optOut) { request, context in
             try await DeviceService(environment: environment).optOut(
-                try context.parameters.require("id"), by: try await identity(of: request),
+                try context.parameters.require("deviceId"), by: try await identity(of: request),
                 ip: address.of(request, context: context))
             return Response(status: .noContent)
         }
-        v1.post("step-up") { request, context in
+        router.on(.stepUp) { request, context in
             let identity = try await identity(of: request)
             var request = request
             let body = try await request.decodeBody(PasswordRequest.self, context: context)
@@ -118,16 +117,16 @@ struct TouchstoneController: Sendable {
                 identity, password: body.password, ip: address.of(request, context: context))
             return try Response.json(token, noStore: true)
         }
-        v1.put("devices/:id/pin") { request, context in
+        router.on(.setPIN) { request, context in
             let identity = try await identity(of: request)
             var request = request
             let body = try await request.decodeBody(PINRequest.self, context: context)
             try await StepUpService(environment: environment).setPIN(
-                body.pin, deviceId: try context.parameters.require("id"), by: identity,
+                body.pin, deviceId: try context.parameters.require("deviceId"), by: identity,
                 ip: address.of(request, context: context))
             return Response(status: .noContent)
         }
-        v1.put("account/password") { request, context in
+        router.on(.setPassword) { request, context in
             let identity = try await identity(of: request)
             var request = request
             let body = try await request.decodeBody(PasswordRequest.self, context: context)
@@ -135,7 +134,7 @@ struct TouchstoneController: Sendable {
                 body.password, by: identity, ip: address.of(request, context: context))
             return Response(status: .noContent)
         }
-        v1.get("devices/:id/inbox") { request, context in
+        router.on(.inbox) { request, context in
             let wait = try request.uri.queryParameters.get("waitSeconds").map { text in
                 guard let seconds = Int(text), (0...InboxService.longestWait).contains(seconds) else {
                     throw ProblemError.invalidRequest("waitSeconds must be 0 to \(InboxService.longestWait)")
@@ -143,19 +142,19 @@ struct TouchstoneController: Sendable {
                 return seconds
             }
             let inbox = try await InboxService(environment: environment).inbox(
-                deviceId: try context.parameters.require("id"),
+                deviceId: try context.parameters.require("deviceId"),
                 authorization: request.authorization(scheme: "TouchstoneDevice"), waitSeconds: wait ?? 0)
             return try Response.json(inbox, noStore: true)
         }
-        v1.post("enrollments/:id/decision") { request, context in
+        router.on(.decideEnrollment) { request, context in
             var request = request
             let body = try await request.decodeBody(DecisionRequest.self, context: context)
             return try Response.json(
                 try await EnrollmentService(environment: environment).decide(
-                    try context.parameters.require("id"), assertion: body.assertion,
+                    try context.parameters.require("enrollmentId"), assertion: body.assertion,
                     ip: address.of(request, context: context)))
         }
-        v1.post("confirmations") { request, context in
+        router.on(.createConfirmation) { request, context in
             let app = try await apiKeyApp(of: request)
             var request = request
             let body = try await request.decodeBody(ConfirmationRequest.self, context: context)
@@ -163,21 +162,21 @@ struct TouchstoneController: Sendable {
                 body, by: app, ip: address.of(request, context: context))
             return try Response.json(created, status: .created, noStore: true)
         }
-        v1.get("confirmations/:id") { request, context in
+        router.on(.confirmation) { request, context in
             let app = try await apiKeyApp(of: request)
             let state = try await ConfirmationService(environment: environment).state(
-                try context.parameters.require("id"), for: app)
+                try context.parameters.require("confirmationId"), for: app)
             return try Response.json(state, noStore: true)
         }
-        v1.post("confirmations/:id/decision") { request, context in
+        router.on(.decideConfirmation) { request, context in
             var request = request
             let body = try await request.decodeBody(DecisionRequest.self, context: context)
             return try Response.json(
                 try await ConfirmationService(environment: environment).decide(
-                    try context.parameters.require("id"), assertion: body.assertion,
+                    try context.parameters.require("confirmationId"), assertion: body.assertion,
                     ip: address.of(request, context: context)))
         }
-        v1.post("web-logins") { request, context in
+        router.on(.startWebLogin) { request, context in
             var request = request
             let body = try await request.decodeBody(WebLoginRequest.self, context: context)
             let started = try await WebLoginService(environment: environment).start(
@@ -185,20 +184,20 @@ struct TouchstoneController: Sendable {
                 ip: address.of(request, context: context))
             return try Response.json(started, status: .created, noStore: true)
         }
-        v1.get("web-logins/:id") { request, context in
+        router.on(.pollWebLogin) { request, context in
             let poll = try await WebLoginService(environment: environment).poll(
-                try context.parameters.require("id"), pollSecret: request.headers[.pollSecret])
+                try context.parameters.require("webLoginId"), pollSecret: request.headers[.pollSecret])
             return try Response.json(poll, noStore: true)
         }
-        v1.post("web-logins/:id/decision") { request, context in
+        router.on(.decideWebLogin) { request, context in
             var request = request
             let body = try await request.decodeBody(DecisionRequest.self, context: context)
             return try Response.json(
                 try await WebLoginService(environment: environment).decide(
-                    try context.parameters.require("id"), assertion: body.assertion,
+                    try context.parameters.require("webLoginId"), assertion: body.assertion,
                     ip: address.of(request, context: context)))
         }
-        v1.post("introspect") { request, context in
+        router.on(.introspect) { request, context in
             let introspection = IntrospectionService(environment: environment)
             let caller = try await apiKeyApp(of: request)
             var request = request

@@ -17,26 +17,26 @@ extension SQLStore {
         }
     }
 
-    func saveApp(_ app: AppRecord) async throws {
+    func saveApp(_ app: AppRecord, at now: Date) async throws {
         let policy = try Self.json(app.policy)
         try await provider.write { database in
             try await database.raw(
                 """
                 INSERT INTO apps (client_id, publisher, policy, created_at)
-                VALUES (\(bind: app.clientId), \(bind: app.publisher), \(bind: policy), \(bind: Date().storedSeconds))
+                VALUES (\(bind: app.clientId), \(bind: app.publisher), \(bind: policy), \(bind: now.storedSeconds))
                 ON CONFLICT (client_id) DO UPDATE SET publisher = \(bind: app.publisher), policy = \(bind: policy)
                 """
             ).run()
         }
     }
 
-    func createDemoAppIfEmpty(_ app: AppRecord) async throws {
+    func createDemoAppIfEmpty(_ app: AppRecord, at now: Date) async throws {
         let policy = try Self.json(app.policy)
         try await provider.write { database in
             try await database.raw(
                 """
                 INSERT INTO apps (client_id, publisher, policy, created_at)
-                SELECT \(bind: app.clientId), \(bind: app.publisher), \(bind: policy), \(bind: Date().storedSeconds)
+                SELECT \(bind: app.clientId), \(bind: app.publisher), \(bind: policy), \(bind: now.storedSeconds)
                 WHERE NOT EXISTS (SELECT 1 FROM apps)
                 ON CONFLICT (client_id) DO NOTHING
                 """

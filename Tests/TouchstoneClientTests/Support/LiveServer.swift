@@ -160,14 +160,14 @@ struct LiveServer: Sendable {
     {
         var policy = AppPolicy(clientId: clientId, publisher: publisher)
         configure(&policy)
-        try await store.saveApp(AppRecord(clientId: clientId, publisher: publisher, policy: policy))
+        try await store.saveApp(AppRecord(clientId: clientId, publisher: publisher, policy: policy), at: clock.now())
     }
 
     /// Changes the policy of an existing app.
     func updatePolicy(_ clientId: String = LiveServer.demoApp, _ configure: (inout AppPolicy) -> Void) async throws {
         var app = try #require(try await store.app(clientId: clientId))
         configure(&app.policy)
-        try await store.saveApp(app)
+        try await store.saveApp(app, at: clock.now())
     }
 
     /// The server's record of a device.

@@ -1,0 +1,120 @@
+/// One endpoint of the protocol: its method and its path template, written once for the server's router, the SDK,
+/// the bench and the tests. Templates name their parameters as `openapi.yaml` does: `/v1/devices/{deviceId}`.
+public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
+    public let method: String
+    /// The path with `{name}` for each parameter.
+    public let template: String
+
+    public init(_ method: String, _ template: String) {
+        self.method = method
+        self.template = template
+    }
+
+    public var description: String { "\(method) \(template)" }
+
+    /// The path with `values` in place of the template's parameters, in order, each percent-encoded as one segment.
+    /// - Precondition: as many values as the template has parameters.
+    public func path(_ values: String...) -> String {
+        path(values: values)
+    }
+
+    /// ``path(_:)`` with the values in an array.
+    public func path(values: [String]) -> String {
+        var values = values.makeIterator()
+        return segments.map { segment in
+            guard segment.hasPrefix("{") else { return segment }
+            return Self.percentEncoded(values.next() ?? "")
+        }.joined(separator: "/")
+    }
+
+    /// The template as a router pattern: no leading slash, `:name` for each parameter.
+    public var routerPattern: String {
+        segments.dropFirst().map { segment in
+            segment.hasPrefix("{") ? ":" + segment.dropFirst().dropLast() : segment
+        }.joined(separator: "/")
+    }
+
+    /// The template's segments, the first one empty (the leading slash).
+    private var segments: [String] {
+        template.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// RFC 3986 unreserved characters stay; every other byte of the UTF-8 is `%XX`.
+    private static func percentEncoded(_ text: String) -> String {
+        var encoded = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                encoded.unicodeScalars.append("%")
+                encoded.unicodeScalars.append(hex[Int(byte >> 4)])
+                encoded.unicodeScalars.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return encoded
+    }
+}
+
+extension Endpoint {
+    public static let health = Endpoint("GET", "/healthz")
+    public static let openAPI = Endpoint("GET", "/openapi.yaml")
+    public static let jwks = Endpoint("GET", "/.well-known/jwks.json")
+    public static let policy = Endpoint("GET", "/v1/apps/{clientId}/policy")
+
+    public static let createAccount = Endpoint("POST", "/v1/accounts")
+    public static let account = Endpoint("GET", "/v1/account")
+    public static let setPassword = Endpoint("PUT", "/v1/account/password")
+
+    public static let startEnrollment = Endpoint("POST", "/v1/enrollments")
+    public static let completeEnrollment = Endpoint("POST", "/v1/enrollments/{enrollmentId}/complete")
+    public static let pollEnrollment = Endpoint("GET", "/v1/enrollments/{enrollmentId}")
+    public static let decideEnrollment = Endpoint("POST", "/v1/enrollments/{enrollmentId}/decision")
+
+    public static let passwordSession = Endpoint("POST", "/v1/sessions/password")
+    public static let challenge = Endpoint("POST", "/v1/challenges")
+    public static let login = Endpoint("POST", "/v1/sessions")
+    public static let refresh = Endpoint("POST", "/v1/sessions/refresh")
+    public static let logout = Endpoint("DELETE", "/v1/sessions/current")
+    public static let stepUp = Endpoint("POST", "/v1/step-up")
+
+    public static let devices = Endpoint("GET", "/v1/devices")
+    public static let removeDevice = Endpoint("DELETE", "/v1/devices/{deviceId}")
+    public static let optOut = Endpoint("DELETE", "/v1/devices/{deviceId}/biometric-key")
+    public static let setPIN = Endpoint("PUT", "/v1/devices/{deviceId}/pin")
+    public static let inbox = Endpoint("GET", "/v1/devices/{deviceId}/inbox")
+
+    public static let createConfirmation = Endpoint("POST", "/v1/confirmations")
+    public static let confirmation = Endpoint("GET", "/v1/confirmations/{confirmationId}")
+    public static let decideConfirmation = Endpoint("POST", "/v1/confirmations/{confirmationId}/decision")
+
+    public static let startWebLogin = Endpoint("POST", "/v1/web-logins")
+    public static let pollWebLogin = Endpoint("GET", "/v1/web-logins/{webLoginId}")
+    public static let decideWebLogin = Endpoint("POST", "/v1/web-logins/{webLoginId}/decision")
+
+    public static let introspect = Endpoint("POST", "/v1/introspect")
+
+    public static let passkeyRegistrationOptions = Endpoint("POST", "/v1/webauthn/registration/options")
+    public static let passkeyRegistrationVerify = Endpoint("POST", "/v1/webauthn/registration/verify")
+    public static let passkeyAuthenticationOptions = Endpoint("POST", "/v1/webauthn/authentication/options")
+    public static let passkeyAuthenticationVerify = Endpoint("POST", "/v1/webauthn/authentication/verify")
+    public static let passkeys = Endpoint("GET", "/v1/webauthn/credentials")
+    public static let removePasskey = Endpoint("DELETE", "/v1/webauthn/credentials/{credentialId}")
+
+    /// auth0/TouchIDAuth's, served only with `serve --touchidauth-compat`.
+    public static let legacyRegisterKey = Endpoint("POST", "/pubkey")
+    public static let legacyLogin = Endpoint("POST", "/login")
+
+    /// Every endpoint of the protocol.
+    public static let all: [Endpoint] = [
+        health, openAPI, jwks, policy, createAccount, account, setPassword, startEnrollment, completeEnrollment,
+        pollEnrollment, decideEnrollment, passwordSession, challenge, login, refresh, logout, stepUp, devices,
+        removeDevice, optOut, setPIN, inbox, createConfirmation, confirmation, decideConfirmation, startWebLogin,
+        pollWebLogin, decideWebLogin, introspect, passkeyRegistrationOptions, passkeyRegistrationVerify,
+        passkeyAuthenticationOptions, passkeyAuthenticationVerify, passkeys, removePasskey, legacyRegisterKey,
+        legacyLogin,
+    ]
+}
