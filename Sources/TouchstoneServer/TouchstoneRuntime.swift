@@ -21,7 +21,7 @@ public final class TouchstoneRuntime: Sendable {
     public static func open(
         database: DatabaseLocation, settings: ServerSettings, clock: any WallClock = SystemClock(), logger: Logger
     ) async throws -> TouchstoneRuntime {
-        let store = try await openStore(database, stepTimeout: settings.databaseStepTimeout, logger: logger)
+        let store = try await openStore(database, bounds: settings.databaseBounds, logger: logger)
         do {
             let web = try WebController.bundled(accountClientId: settings.accountClientId)
             try await store.createDemoAppIfEmpty(.demo, at: clock.now())
@@ -39,17 +39,16 @@ public final class TouchstoneRuntime: Sendable {
         }
     }
 
-    /// - Parameter stepTimeout: PostgreSQL only: the longest one database step may take, waiting for a connection
-    ///   included.
-    static func openStore(
-        _ database: DatabaseLocation, stepTimeout: Duration = ServerSettings.defaultDatabaseStepTimeout, logger: Logger
-    ) async throws -> SQLStore {
+    static func openStore(_ database: DatabaseLocation, bounds: DatabaseBounds = DatabaseBounds(), logger: Logger)
+        async throws -> SQLStore
+    {
         let provider: any SQLDatabaseProvider =
             switch database {
             case .sqlite(let path): try await SQLiteDatabaseProvider.open(path: path, logger: logger)
             case .postgres(let url, let poolSize):
                 try await PostgresDatabaseProvider.open(
-                    url: url, poolSize: poolSize, stepTimeout: stepTimeout, logger: logger)
+                    url: url, poolSize: poolSize, stepTimeout: bounds.stepTimeout,
+                    connectionWait: bounds.connectionWait, logger: logger)
             }
         let store = SQLStore(provider: provider)
         do {

@@ -38,9 +38,6 @@ struct Harness {
         _ body: @Sendable (Harness) async throws -> Void
     ) async throws {
         var settings = try ServerSettings(issuer: issuer)
-        // Suites share two cores with bcrypt and PostgreSQL: a step may wait for a fresh connection longer than the
-        // production bound without anything being wrong.
-        settings.databaseStepTimeout = .seconds(30)
         configure(&settings)
         for kind in TestDatabase.kinds {
             try await run(kind, settings: settings, logger: logger, body)

@@ -17,10 +17,8 @@ public struct ServerSettings: Sendable {
     public var touchIDAuthCompat = false
     /// ⚠️ Accept legacy RSA keys of 1024 to 2047 bits (that library's default); weak, off unless asked for.
     public var insecureAllowRSA1024 = false
-    /// PostgreSQL only: the longest one database step may take, waiting for a pooled connection included; past it
-    /// the request fails (503) instead of queueing while the database is unreachable.
-    public var databaseStepTimeout: Duration = ServerSettings.defaultDatabaseStepTimeout
-    public static let defaultDatabaseStepTimeout: Duration = .seconds(3)
+    /// PostgreSQL only: how long a database step may wait for a connection and then run on it.
+    public var databaseBounds = DatabaseBounds()
     /// The account app: tokens without a device (`cnf`) are accepted by the v1 API only when issued to it (`aud`).
     public var accountClientId = AppRecord.demo.clientId
     /// How long an enrolment waits for another device's approval.

@@ -2,18 +2,19 @@ import Logging
 import PostgresKit
 import PostgresNIO
 import SQLKit
+import Synchronization
 
 /// PostgreSQL through a pooled `PostgresClient`: every instance of the server on one database shares all state.
 final class PostgresDatabaseProvider: SQLDatabaseProvider {
     private let client: PostgresClient
     private let logger: Logger
-    private let stepTimeout: Duration
+    private let connectionWait: Duration
     /// The client's connection pool runs in this task from ``open(url:poolSize:logger:)`` until ``shutdown()``.
     private let running: Task<Void, Never>
 
-    private init(client: PostgresClient, stepTimeout: Duration, logger: Logger) {
+    private init(client: PostgresClient, connectionWait: Duration, logger: Logger) {
         self.client = client
-        self.stepTimeout = stepTimeout
+        self.connectionWait = connectionWait
         self.logger = logger
         self.running = Task { await client.run() }
     }
@@ -21,10 +22,10 @@ final class PostgresDatabaseProvider: SQLDatabaseProvider {
     /// Connects to `url` (`postgres://user:password@host:port/database?sslmode=…`).
     /// - Parameters:
     ///   - poolSize: the most connections this instance opens.
-    ///   - stepTimeout: the longest a database step may take, waiting for a connection included: while PostgreSQL is
-    ///     down, requests fail (503) after this instead of queueing until it is back.
-    static func open(url: String, poolSize: Int, stepTimeout: Duration, logger: Logger) async throws
-        -> PostgresDatabaseProvider
+    ///   - stepTimeout: the longest one statement may run (PostgreSQL's `statement_timeout` on every connection).
+    ///   - connectionWait: the longest a step may wait for a connection.
+    static func open(url: String, poolSize: Int, stepTimeout: Duration, connectionWait: Duration, logger: Logger)
+        async throws -> PostgresDatabaseProvider
     {
         let core: PostgresConnection.Configuration
         do {
@@ -45,9 +46,13 @@ final class PostgresDatabaseProvider: SQLDatabaseProvider {
             host: host, port: port, username: core.username, password: core.password, database: core.database, tls: tls)
         configuration.options.maximumConnections = max(1, poolSize)
         configuration.options.connectTimeout = .seconds(5)
+        // PostgreSQL ends any statement that runs longer than a step may.
+        let (seconds, attoseconds) = stepTimeout.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        configuration.options.additionalStartupParameters = [("statement_timeout", "\(max(1, milliseconds))")]
         let provider = PostgresDatabaseProvider(
-            client: PostgresClient(configuration: configuration, backgroundLogger: logger), stepTimeout: stepTimeout,
-            logger: logger)
+            client: PostgresClient(configuration: configuration, backgroundLogger: logger),
+            connectionWait: connectionWait, logger: logger)
         do {
             try await provider.read { try await $0.raw("SELECT 1").run() }
         } catch {
@@ -60,9 +65,10 @@ final class PostgresDatabaseProvider: SQLDatabaseProvider {
     func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         // The task group below awaits every child before returning, so `body` never outlives this call.
         try await withoutActuallyEscaping(body) { body in
-            try await bounded {
+            try await bounded { leased in
                 try await self.client.withConnection { connection in
-                    try await body(connection.sql(queryLogLevel: nil))
+                    leased()
+                    return try await body(connection.sql(queryLogLevel: nil))
                 }
             }
         }
@@ -73,10 +79,11 @@ final class PostgresDatabaseProvider: SQLDatabaseProvider {
     }
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await bounded {
+        try await bounded { leased in
             do {
                 return try await self.client.withTransaction(logger: self.logger) { connection in
-                    try await body(connection.sql(queryLogLevel: nil))
+                    leased()
+                    return try await body(connection.sql(queryLogLevel: nil))
                 }
             } catch let error as PostgresTransactionError {
                 // The body's own error, once rolled back, is the caller's to handle, as on SQLite.
@@ -86,33 +93,55 @@ final class PostgresDatabaseProvider: SQLDatabaseProvider {
         }
     }
 
-    /// Runs `step`, cancelling it after ``stepTimeout``.
-    private func bounded<T: Sendable>(_ step: @escaping @Sendable () async throws -> T) async throws -> T {
-        let timeout = stepTimeout
-        return try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await step() }
+    /// Runs `step`, which calls its argument once it holds a connection. Waiting for one may take up to
+    /// ``connectionWait`` (a loaded pool, or a connection being opened); past it the step is cancelled and the request
+    /// fails (503) instead of queueing while PostgreSQL is unreachable. Running is bounded by PostgreSQL itself: each
+    /// statement by the connection's `statement_timeout` (``stepTimeout``).
+    private func bounded<T: Sendable>(
+        _ step: @escaping @Sendable (_ leased: @escaping @Sendable () -> Void) async throws -> T
+    ) async throws -> T {
+        let wait = connectionWait
+        let lease = Lease()
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await step { lease.mark() } }
             group.addTask {
-                try await Task.sleep(for: timeout)
-                throw DatabaseUnavailable(timeout: timeout)
+                try await Task.sleep(for: wait)
+                guard lease.isMarked else { throw DatabaseUnavailable(what: "gave no connection within \(wait)") }
+                return nil
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw DatabaseUnavailable(timeout: timeout) }
-            return first
+            while let next = try await group.next() {
+                if let value = next { return value }
+            }
+            throw DatabaseUnavailable(what: "did not answer")
         }
     }
 
+    /// Also lifts the statement bound for the rest of the transaction: such work (migrations) may take long.
     func exclusiveLock(_ key: Int64, in database: any SQLDatabase) async throws {
+        try await database.raw("SET LOCAL statement_timeout = 0").run()
         try await database.raw("SELECT pg_advisory_xact_lock(\(bind: key))").run()
     }
 
     /// The database did not answer in time.
     struct DatabaseUnavailable: Error, CustomStringConvertible {
-        let timeout: Duration
-        var description: String { "PostgreSQL did not answer within \(timeout)" }
+        let what: String
+        var description: String { "PostgreSQL \(what)" }
     }
 
     func shutdown() async throws {
         running.cancel()
         await running.value
+    }
+}
+
+/// Whether a step got its connection.
+private final class Lease: Sendable {
+    private let leased = Atomic<Bool>(false)
+
+    var isMarked: Bool { leased.load(ordering: .acquiring) }
+
+    func mark() {
+        leased.store(true, ordering: .releasing)
     }
 }

@@ -57,12 +57,9 @@ struct LiveServer: Sendable {
         port: Int, database: String, scratch: URL, _ body: @Sendable (LiveServer) async throws -> Void
     ) async throws {
         let clock = TestClock()
-        var settings = try ServerSettings(issuer: "http://localhost:\(port)")
-        // Many suites share two cores with bcrypt and a PostgreSQL backend per connection: a step can wait longer
-        // than the production bound for a fresh connection without anything being wrong.
-        settings.databaseStepTimeout = .seconds(30)
         let runtime = try await TouchstoneRuntime.open(
-            database: try DatabaseLocation(database, poolSize: 8), settings: settings, clock: clock, logger: quietLogger)
+            database: try DatabaseLocation(database, poolSize: 8),
+            settings: try ServerSettings(issuer: "http://localhost:\(port)"), clock: clock, logger: quietLogger)
         let server = LiveServer(
             runtime: runtime, url: try #require(URL(string: "http://localhost:\(port)")), clock: clock, scratch: scratch)
         let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)

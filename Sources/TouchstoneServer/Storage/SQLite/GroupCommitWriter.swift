@@ -32,6 +32,8 @@ final class GroupCommitWriter: Sendable {
         var pending: [Pending] = []
         var draining = false
         var closed = false
+        /// ``close()`` waiting for the writer to go idle.
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
         /// The first failed flush. After it nothing more is written or acknowledged: on Linux a failed fsync may drop
         /// the unwritten pages and report the next fsync as a success, so a later flush proves nothing.
         var brokenBy: (any Error)?
@@ -97,10 +99,15 @@ final class GroupCommitWriter: Sendable {
 
     /// Waits for queued transactions and their flushes, then closes the connection.
     func close() async throws {
-        // New transactions are refused from now on; queued ones still run.
-        queue.withLock { $0.closed = true }
-        while queue.withLock({ $0.draining }) {
-            try await Task.sleep(for: .milliseconds(1))
+        // New transactions are refused from now on; queued ones still run, and the writer tells when it is idle.
+        await withCheckedContinuation { continuation in
+            let idle = queue.withLock { queue in
+                queue.closed = true
+                guard queue.draining else { return true }
+                queue.idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
         }
         // The flusher runs its work in order: once this returns, every earlier flush has finished.
         try await flusher.runIfActive {}
@@ -197,17 +204,20 @@ final class GroupCommitWriter: Sendable {
         }
     }
 
-    /// Everything queued so far, or `nil` (and the writer idle) when nothing is.
+    /// Everything queued so far, or `nil` (and the writer idle, which wakes whoever waits for that) when nothing is.
     private func nextBatch() -> [Pending]? {
-        queue.withLock { queue in
+        let (batch, idleWaiters) = queue.withLock { queue -> ([Pending]?, [CheckedContinuation<Void, Never>]) in
             guard !queue.pending.isEmpty else {
                 queue.draining = false
-                return nil
+                defer { queue.idleWaiters = [] }
+                return (nil, queue.idleWaiters)
             }
             var batch: [Pending] = []
             swap(&batch, &queue.pending)
-            return batch
+            return (batch, [])
         }
+        for waiter in idleWaiters { waiter.resume() }
+        return batch
     }
 
     /// Runs one transaction's statements in a savepoint; its failure undoes its statements only.
