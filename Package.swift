@@ -61,26 +61,72 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        .target(name: "TouchstoneAttestation", dependencies: ["TouchstoneWebAuthn"]),
         .target(
-            name: "TouchstoneServer",
+            name: "TouchstoneStorage",
             dependencies: [
                 "TouchstoneProtocol",
                 "TouchstoneCrypto",
-                "TouchstoneWebAuthn",
                 "CSQLite",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "TouchstoneDomain",
+            dependencies: [
+                "TouchstoneProtocol",
+                "TouchstoneCrypto",
+                "TouchstoneWebAuthn",
+                "TouchstoneStorage",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "TouchstoneHTTP",
+            dependencies: [
+                "TouchstoneProtocol",
+                "TouchstoneCrypto",
+                "TouchstoneWebAuthn",
+                "TouchstoneDomain",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             resources: [.copy("Resources"), .copy("Web/Assets")]
+        ),
+        .target(
+            name: "TouchstoneServer",
+            dependencies: [
+                "TouchstoneProtocol",
+                "TouchstoneStorage",
+                "TouchstoneDomain",
+                "TouchstoneHTTP",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "TouchstoneBenchSeed",
+            dependencies: [
+                "TouchstoneProtocol",
+                "TouchstoneCrypto",
+                "TouchstoneStorage",
+                "TouchstoneDomain",
+                "TouchstoneServer",
+                .product(name: "SQLKit", package: "sql-kit"),
+            ]
         ),
         .target(
             name: "TouchstoneBench",
@@ -100,6 +146,7 @@ let package = Package(
                 "TouchstoneClient",
                 "TouchstoneProtocol",
                 "TouchstoneBench",
+                "TouchstoneBenchSeed",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -133,9 +180,17 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "TouchstoneAttestationTests",
+            dependencies: ["TouchstoneAttestation"],
+            resources: [.copy("Vectors")]
+        ),
+        .testTarget(
             name: "TouchstoneServerTests",
             dependencies: [
                 "TouchstoneServer",
+                "TouchstoneStorage",
+                "TouchstoneDomain",
+                "TouchstoneHTTP",
                 "TouchstoneTestSupport",
                 "TouchstoneWebAuthnTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -157,6 +212,9 @@ let package = Package(
             dependencies: [
                 "TouchstoneClient",
                 "TouchstoneServer",
+                "TouchstoneStorage",
+                "TouchstoneDomain",
+                "TouchstoneHTTP",
                 "TouchstoneTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

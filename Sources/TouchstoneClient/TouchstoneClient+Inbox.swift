@@ -70,7 +70,7 @@ extension TouchstoneClient {
             txn = TransactionHash.of(text: text, amount: amount, currency: currency, payee: payee)
         }
         let (key, pin) = try await verify(verification, registration: registration)
-        let times = Self.tokenTimes()
+        let times = tokenTimes()
         let decision = try await key.sign(
             DecisionClaims(
                 iss: registration.deviceId, aud: issuer, iat: times.iat, exp: times.exp, nonce: item.challenge,

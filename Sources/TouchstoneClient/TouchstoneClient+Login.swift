@@ -54,7 +54,7 @@ extension TouchstoneClient {
         let challenge = try await call(
             Endpoint.challenge.method, Endpoint.challenge.path(), body: ChallengeRequest(deviceId: registration.deviceId), as: ChallengeIssued.self)
         let (_, dfp) = try await fingerprint()
-        let times = Self.tokenTimes()
+        let times = tokenTimes()
         let assertion = try await key.sign(
             AssertionClaims(
                 iss: registration.deviceId, aud: issuer, iat: times.iat, exp: times.exp, nonce: challenge.challenge,
@@ -63,7 +63,7 @@ extension TouchstoneClient {
             let session = try await call(
                 Endpoint.login.method, Endpoint.login.path(), body: AssertionLoginRequest(clientId: clientID, assertion: assertion),
                 as: Session.self)
-            try await keyStore.setSession(StoredSession(session: session, receivedAt: Date()), clientId: clientID)
+            try await keyStore.setSession(StoredSession(session: session, receivedAt: platform.now()), clientId: clientID)
             return session
         } catch let error as TouchstoneError where error.code == .bindingMismatch {
             try await keyStore.wipe()

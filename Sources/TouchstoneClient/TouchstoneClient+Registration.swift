@@ -53,7 +53,7 @@ extension TouchstoneClient {
         }
 
         let (identity, _) = try await fingerprint()
-        let times = Self.tokenTimes()
+        let times = tokenTimes()
         let proof = ProofClaims(
             iss: started.enrollmentId, aud: issuer, iat: times.iat, exp: times.exp, nonce: started.challenge)
         let replaced = await registrationReplaced(by: username)
@@ -78,7 +78,7 @@ extension TouchstoneClient {
             Registration(
                 server: issuer, deviceId: completed.deviceId, userId: completed.session.userId, username: username,
                 deviceKey: deviceKey, biometricKey: biometricKey))
-        try await keyStore.setSession(StoredSession(session: completed.session, receivedAt: Date()), clientId: clientID)
+        try await keyStore.setSession(StoredSession(session: completed.session, receivedAt: platform.now()), clientId: clientID)
         return completed.session
     }
 

@@ -18,7 +18,7 @@ extension TouchstoneClient {
             let session = try await call(
                 "POST", path, body: RefreshRequest(refreshToken: stored.session.refreshToken),
                 headers: ["Authorization": "TouchstoneDevice \(proof)"], as: Session.self)
-            try await keyStore.setSession(StoredSession(session: session, receivedAt: Date()), clientId: clientID)
+            try await keyStore.setSession(StoredSession(session: session, receivedAt: platform.now()), clientId: clientID)
             return session
         } catch let error as TouchstoneError where Self.sessionIsOver(error) {
             try await keyStore.setSession(nil, clientId: clientID)
@@ -30,7 +30,7 @@ extension TouchstoneClient {
     /// - Throws: ``TouchstoneError`` `reauthenticationRequired` when it cannot be refreshed silently.
     public func currentSession() async throws -> Session {
         try await checkIntegrity()
-        if let stored = try await keyStore.session(clientId: clientID), stored.isFresh(at: Date()) {
+        if let stored = try await keyStore.session(clientId: clientID), stored.isFresh(at: platform.now()) {
             return stored.session
         }
         return try await refresh()

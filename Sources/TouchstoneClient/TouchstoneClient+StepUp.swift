@@ -17,7 +17,7 @@ extension TouchstoneClient {
             headers: try await bearerHeaders(session.accessToken, "POST", path, by: registration), as: StepUpToken.self)
         if var stored = try await keyStore.session(clientId: clientID) {
             stored.privilegedToken = token.accessToken
-            stored.privilegedUntil = Date().addingTimeInterval(TimeInterval(token.expiresIn))
+            stored.privilegedUntil = platform.now().addingTimeInterval(TimeInterval(token.expiresIn))
             try await keyStore.setSession(stored, clientId: clientID)
         }
         return token
@@ -29,7 +29,7 @@ extension TouchstoneClient {
         let registration = try await requireRegistration()
         if let problem = try await policy().pinProblem(pin) { throw TouchstoneError(.invalidPIN, problem) }
         guard let stored = try await keyStore.session(clientId: clientID), let token = stored.privilegedToken,
-            let until = stored.privilegedUntil, until > Date()
+            let until = stored.privilegedUntil, until > platform.now()
         else { throw TouchstoneError(.stepUpRequired, "confirm with your password first (step-up)") }
         let path = Endpoint.setPIN.path(registration.deviceId)
         let headers = try await bearerHeaders(token, "PUT", path, by: registration)

@@ -59,7 +59,7 @@ public final class TouchstoneClient: Sendable {
     /// `Authorization: TouchstoneDevice` and `Touchstone-Device-Proof`.
     /// - ⚠️ The server accepts each one once (fresh `jti`): sign one per request.
     func signedRequest(_ method: String, _ path: String, by registration: Registration) async throws -> String {
-        let times = Self.tokenTimes()
+        let times = tokenTimes()
         let target = path.firstIndex(of: "?").map { String(path[..<$0]) } ?? path
         return try await registration.deviceKey.sign(
             RequestClaims(
@@ -80,8 +80,8 @@ public final class TouchstoneClient: Sendable {
     }
 
     /// NumericDate now, and the usual lifetime of a device-signed token.
-    static func tokenTimes() -> (iat: Int64, exp: Int64) {
-        let now = Int64(Date().timeIntervalSince1970)
+    func tokenTimes() -> (iat: Int64, exp: Int64) {
+        let now = Int64(platform.now().timeIntervalSince1970)
         return (now, now + 60)
     }
 

@@ -1,7 +1,9 @@
 import Foundation
 import Logging
 import TouchstoneCrypto
+import TouchstoneDomain
 import TouchstoneProtocol
+import TouchstoneStorage
 
 /// What `touchstone admin` does, straight on the database; a running server sees the changes.
 public final class TouchstoneAdmin: Sendable {
@@ -13,17 +15,19 @@ public final class TouchstoneAdmin: Sendable {
         self.clock = clock
     }
 
-    /// Opens (and migrates) the database; an empty one gets the demo app, as `serve` would give it.
-    public static func open(database: DatabaseLocation, clock: any WallClock = SystemClock(), logger: Logger)
-        async throws -> TouchstoneAdmin
-    {
-        let store = try await TouchstoneRuntime.openStore(database, logger: logger)
-        try await store.createDemoAppIfEmpty(.demo, at: clock.now())
-        return TouchstoneAdmin(store: store, clock: clock)
-    }
-
-    public func close() async throws {
-        try await store.shutdown()
+    /// Opens and migrates the database for `body`, then closes it; an empty database gets the demo app, as `serve`
+    /// would give it.
+    public static func with<T>(
+        database: DatabaseLocation, clock: any WallClock = SystemClock(), logger: Logger,
+        _ body: (TouchstoneAdmin) async throws -> T
+    ) async throws -> T {
+        let store = SQLStore(
+            provider: try await TouchstoneRuntime.openDatabase(database, bounds: DatabaseBounds(), logger: logger))
+        return try await store.provider.withRunning {
+            try await store.migrate()
+            try await store.createDemoAppIfEmpty(.demo, at: clock.now())
+            return try await body(TouchstoneAdmin(store: store, clock: clock))
+        }
     }
 
     /// Creates or updates an app.
@@ -54,7 +58,7 @@ public final class TouchstoneAdmin: Sendable {
     /// Creates an API key for an app and returns it; only its SHA-256 is stored.
     public func createAPIKey(clientId: String) async throws -> (id: String, key: String) {
         guard try await store.app(clientId: clientId) != nil else { throw ConfigurationError("no app \(clientId)") }
-        let id = ServiceEnvironment.newID()
+        let id = RecordID.random()
         let key = "tsk_" + SecretDigest.randomToken()
         try await store.createAPIKey(
             APIKeyRecord(id: id, clientId: clientId, createdAt: clock.now(), revokedAt: nil), hash: SecretDigest.sha256(key))

@@ -2,123 +2,92 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import TouchstoneDomain
+import TouchstoneHTTP
 import TouchstoneProtocol
+import TouchstoneStorage
 
-/// An opened Touchstone: its store migrated, the demo app seeded, the signing keys loaded.
+/// A Touchstone over one database: its domain services, its routes, and what must run for them.
+///
+/// Nothing runs when it is opened. A server runs the database, the housekeeping loop and the HTTP server as the
+/// `Service`s of one `ServiceGroup` (``application(host:port:onServerRunning:)``, with graceful shutdown); other work
+/// runs the database for the length of a closure (``run(_:)``). Either readies the database first: migrations, the demo
+/// app, the signing keys.
 public final class TouchstoneRuntime: Sendable {
-    let environment: ServiceEnvironment
-    private let store: SQLStore
+    package let environment: ServiceEnvironment
+    package let services: Services
+    package let store: SQLStore
     private let web: WebController
 
     private init(environment: ServiceEnvironment, store: SQLStore, web: WebController) {
         self.environment = environment
+        self.services = Services(environment: environment)
         self.store = store
         self.web = web
     }
 
-    /// Opens the database, runs migrations, seeds the demo app, loads (or creates) the signing keys and reads the web
-    /// page's files.
+    /// Opens the database (SQLite's file; PostgreSQL connects once it runs) and builds the services over it, reading
+    /// the web page's files and working out the password hasher's decoy.
     public static func open(
         database: DatabaseLocation, settings: ServerSettings, clock: any WallClock = SystemClock(), logger: Logger
     ) async throws -> TouchstoneRuntime {
-        let store = try await openStore(database, bounds: settings.databaseBounds, logger: logger)
-        do {
-            let web = try WebController.bundled(accountClientId: settings.accountClientId)
-            try await store.createDemoAppIfEmpty(.demo, at: clock.now())
-            let signer = TokenSigner(
-                store: store, clock: clock, issuer: settings.issuer,
-                accessTokenLifetime: TimeInterval(settings.accessTokenLifetime))
-            try await signer.start()
-            let environment = ServiceEnvironment(
-                store: store, clock: clock, settings: settings, hasher: try await PasswordHasher(cost: settings.bcryptCost),
-                signer: signer, logger: logger)
-            return TouchstoneRuntime(environment: environment, store: store, web: web)
-        } catch {
-            try? await store.shutdown()
-            throw error
+        let store = SQLStore(provider: try await openDatabase(database, bounds: settings.databaseBounds, logger: logger))
+        let signer = TokenSigner(
+            store: store, clock: clock, issuer: settings.issuer, accessTokenLifetime: TimeInterval(settings.accessTokenLifetime))
+        let environment = ServiceEnvironment(
+            store: store, clock: clock, settings: settings, hasher: try await PasswordHasher(cost: settings.bcryptCost),
+            signer: signer, logger: logger)
+        return TouchstoneRuntime(
+            environment: environment, store: store, web: try WebController.bundled(accountClientId: settings.accountClientId))
+    }
+
+    static func openDatabase(_ database: DatabaseLocation, bounds: DatabaseBounds, logger: Logger) async throws
+        -> any SQLDatabaseProvider
+    {
+        switch database {
+        case .sqlite(let path):
+            try await SQLiteDatabaseProvider.open(path: path, logger: logger)
+        case .postgres(let url, let poolSize):
+            try PostgresDatabaseProvider.open(
+                url: url, poolSize: poolSize, stepTimeout: bounds.stepTimeout, connectionWait: bounds.connectionWait,
+                logger: logger)
         }
     }
 
-    static func openStore(_ database: DatabaseLocation, bounds: DatabaseBounds = DatabaseBounds(), logger: Logger)
-        async throws -> SQLStore
-    {
-        let provider: any SQLDatabaseProvider =
-            switch database {
-            case .sqlite(let path): try await SQLiteDatabaseProvider.open(path: path, logger: logger)
-            case .postgres(let url, let poolSize):
-                try await PostgresDatabaseProvider.open(
-                    url: url, poolSize: poolSize, stepTimeout: bounds.stepTimeout,
-                    connectionWait: bounds.connectionWait, logger: logger)
-            }
-        let store = SQLStore(provider: provider)
-        do {
-            try await store.migrate()
-        } catch {
-            try? await store.shutdown()
-            throw error
+    /// Runs the database and readies it while `body` uses this runtime, then closes the database.
+    public func run<T>(_ body: () async throws -> T) async throws -> T {
+        try await store.provider.withRunning {
+            try await prepare()
+            return try await body()
         }
-        return store
+    }
+
+    /// Migrates the running database, seeds the demo app and loads (or creates) the signing keys.
+    private func prepare() async throws {
+        try await store.provider.ready()
+        try await store.migrate()
+        try await store.createDemoAppIfEmpty(.demo, at: environment.clock.now())
+        try await environment.signer.start()
     }
 
     /// The router with every route and middleware.
     public func router() -> Router<TouchstoneRequestContext> {
-        let router = Router(context: TouchstoneRequestContext.self)
-        router.add(middleware: SecurityHeadersMiddleware())
-        router.add(middleware: AllowedOriginsMiddleware(origins: Set(environment.settings.relyingParty.origins)))
-        router.add(middleware: ProblemMiddleware())
-        TouchstoneController(environment: environment, openAPI: Self.openAPIDocument).addRoutes(to: router)
-        PasskeyController(environment: environment).addRoutes(to: router)
-        web.addRoutes(to: router)
-        if environment.settings.touchIDAuthCompat {
-            LegacyController(environment: environment).addRoutes(to: router)
-        }
-        return router
+        TouchstoneRouter.build(services: services, web: web)
     }
 
-    /// The HTTP application, with housekeeping alongside.
+    /// The HTTP application: the database, the housekeeping loop and the server, started in this order and stopped
+    /// in the reverse one, as the services of one `ServiceGroup`; the database is readied before the server binds.
     /// - Parameter onServerRunning: called with the bound port once the server accepts connections.
     public func application(
         host: String, port: Int, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        Application(
+        var application = Application(
             router: router(),
             configuration: .init(address: .hostname(host, port: port), serverName: "touchstone"),
-            services: [Housekeeping(store: store, clock: environment.clock, logger: environment.logger)],
+            services: [store.provider, Housekeeping(store: store, clock: environment.clock, logger: environment.logger)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: environment.logger)
-    }
-
-    /// Closes the database.
-    public func shutdown() async throws {
-        try await store.shutdown()
-    }
-
-    static let openAPIDocument: String = {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml", subdirectory: "Resources"),
-            let text = try? String(contentsOf: url, encoding: .utf8)
-        else { return "" }
-        return text
-    }()
-}
-
-/// Deletes expired challenges, used-token digests and stale throttle rows once a minute.
-struct Housekeeping: Service {
-    let store: any TouchstoneStore
-    let clock: any WallClock
-    let logger: Logger
-
-    func run() async throws {
-        while !Task.isShuttingDownGracefully {
-            do {
-                try await store.purgeExpired(now: clock.now())
-            } catch {
-                logger.warning("housekeeping failed", metadata: ["error": .string("\(error)")])
-            }
-            do {
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(60)) }
-            } catch {
-                return
-            }
-        }
+        application.beforeServerStarts { try await self.prepare() }
+        return application
     }
 }

@@ -13,16 +13,7 @@ struct Admin: AsyncParsableCommand {
 
 /// Opens the database for one admin command and closes it afterwards.
 func withAdmin<T>(_ database: DatabaseOptions, _ body: (TouchstoneAdmin) async throws -> T) async throws -> T {
-    let admin = try await TouchstoneAdmin.open(
-        database: try database.location(), logger: CLILog.makeLogger("touchstone.admin"))
-    do {
-        let result = try await body(admin)
-        try await admin.close()
-        return result
-    } catch {
-        try? await admin.close()
-        throw error
-    }
+    try await TouchstoneAdmin.with(database: try database.location(), logger: CLILog.makeLogger("touchstone.admin"), body)
 }
 
 /// Prints a value as one JSON object.

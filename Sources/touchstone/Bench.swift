@@ -3,7 +3,10 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import TouchstoneBench
+import TouchstoneBenchSeed
+import TouchstoneDomain
 import TouchstoneServer
+import TouchstoneStorage
 
 #if canImport(Glibc)
     import Glibc
@@ -130,20 +133,12 @@ struct Bench: AsyncParsableCommand {
         // Devices sign for this ISSUER; the server listens on 127.0.0.1 whatever its port.
         let settings = try ServerSettings(issuer: "http://localhost")
         let runtime = try await TouchstoneRuntime.open(database: location, settings: settings, logger: logger)
-        do {
-            let report = try await serveAndMeasure(runtime, audience: settings.issuer, logger: logger)
-            try await runtime.shutdown()
-            return report
-        } catch {
-            try? await runtime.shutdown()
-            throw error
-        }
+        return try await serveAndMeasure(runtime, audience: settings.issuer, logger: logger)
     }
 
     private func serveAndMeasure(_ runtime: TouchstoneRuntime, audience: String, logger: Logger) async throws
         -> BenchReport
     {
-        let enrolled = try await enrolDirectly(runtime)
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let application = runtime.application(host: "127.0.0.1", port: 0) { port in
             portContinuation.yield(port)
@@ -167,6 +162,7 @@ struct Bench: AsyncParsableCommand {
             let http = BenchHTTP(baseURL: "http://127.0.0.1:\(port)", connections: concurrency)
             let report: BenchReport
             do {
+                let enrolled = try await enrolDirectly(runtime)
                 report = try await measure(http: http, devices: enrolled, audience: audience) {
                     ProcessMemory.residentBytes()
                 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TouchstoneServer
+import TouchstoneStorage
 
 /// `--database`, shared by every subcommand that touches the database.
 struct DatabaseOptions: ParsableArguments {

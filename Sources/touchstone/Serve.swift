@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import TouchstoneDomain
 import TouchstoneServer
 
 struct Serve: AsyncParsableCommand {
@@ -60,13 +61,7 @@ struct Serve: AsyncParsableCommand {
         let application = runtime.application(host: host, port: port) { boundPort in
             FileHandle.standardOutput.write(Data("touchstone serving http://\(host):\(boundPort) (issuer \(issuer))\n".utf8))
         }
-        do {
-            try await application.runService()
-        } catch {
-            try? await runtime.shutdown()
-            throw error
-        }
-        try await runtime.shutdown()
+        try await application.runService()
     }
 }
 

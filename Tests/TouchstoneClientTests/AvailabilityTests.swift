@@ -2,7 +2,10 @@ import Foundation
 import Testing
 import TouchstoneClient
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// Story 14: before offering biometrics the SDK says why not, when not.
 @Suite("Availability, with the reason when biometrics cannot be offered")

@@ -3,7 +3,10 @@ import Testing
 import TouchstoneClient
 import TouchstoneProtocol
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// Story 4: a device that no longer matches its registration is refused, and the SDK wipes its keys.
 @Suite("Binding check")

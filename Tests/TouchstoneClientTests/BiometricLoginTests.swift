@@ -3,7 +3,10 @@ import Testing
 import TouchstoneClient
 import TouchstoneProtocol
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// Stories 3 and 5: a fingerprint signs a fresh challenge; the PIN when the fingerprint cannot be used.
 @Suite("Biometric login and its PIN fallback")

@@ -3,7 +3,10 @@ import Testing
 import TouchstoneClient
 import TouchstoneProtocol
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// The Linux fingerprint verifier, driven through stand-in fprintd commands on `PATH`.
 @Suite("FprintdVerifier", .serialized)

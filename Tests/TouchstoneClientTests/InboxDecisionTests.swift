@@ -4,7 +4,10 @@ import TouchstoneClient
 import TouchstoneCrypto
 import TouchstoneProtocol
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// Decisions on the other kinds of inbox items: a web login (number matching) and a transaction confirmation
 /// (the approval commits to what was shown).

@@ -3,7 +3,10 @@ import Testing
 import TouchstoneClient
 import TouchstoneProtocol
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// Story 1: the integrity gate, on its own and in front of the flows that yield tokens.
 @Suite("Integrity gate")

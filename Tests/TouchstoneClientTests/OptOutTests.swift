@@ -3,7 +3,10 @@ import Testing
 import TouchstoneClient
 import TouchstoneProtocol
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// Story 8: biometrics turned off for a device; it logs in with the PIN only.
 @Suite("Opt-out")

@@ -4,7 +4,10 @@ import TouchstoneClient
 import TouchstoneCrypto
 import TouchstoneProtocol
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// Stories 1 and 2: the integrity gate, then one-time registration of user + device + keys.
 @Suite("Registration")

@@ -3,7 +3,10 @@ import Testing
 import TouchstoneClient
 import TouchstoneProtocol
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// Story 6: silent refresh while active, unlocking again after inactivity; logout.
 @Suite("Sessions: current session, refresh, inactivity, logout")

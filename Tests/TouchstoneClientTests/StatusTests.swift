@@ -3,7 +3,10 @@ import Testing
 import TouchstoneClient
 import TouchstoneProtocol
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// What the device holds for an app.
 @Suite("Status")

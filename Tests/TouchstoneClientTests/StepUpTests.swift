@@ -3,7 +3,10 @@ import Testing
 import TouchstoneClient
 import TouchstoneProtocol
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// Stories 5 and 7: privileged actions need the password again (step-up); a new PIN, also for a locked one.
 @Suite("Step-up and PIN change")

@@ -4,7 +4,10 @@ import TouchstoneClient
 import TouchstoneProtocol
 import TouchstoneTestSupport
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// What the SDK makes of a server it cannot reach, or of answers that are not the protocol.
 @Suite("Transport failures")

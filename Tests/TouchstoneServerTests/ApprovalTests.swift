@@ -5,7 +5,10 @@ import Testing
 import TouchstoneProtocol
 import TouchstoneTestSupport
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// A new device of a user who already has one waits for approval from the inbox of an existing device.
 @Suite struct ApprovalTests {

@@ -7,7 +7,10 @@ import TouchstoneCrypto
 import TouchstoneProtocol
 import TouchstoneTestSupport
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// Transaction confirmation: a relying service's API key asks, the user's device approves what it shows.
 @Suite struct ConfirmationTests {

@@ -8,7 +8,10 @@ import TouchstoneCrypto
 import TouchstoneProtocol
 import TouchstoneTestSupport
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// Decisions on inbox items follow the asking app's policy as logins do, and a PIN that goes with a decision reaches
 /// neither the relying service, nor the database, nor the log.

@@ -4,7 +4,10 @@ import HummingbirdTesting
 import Testing
 import TouchstoneProtocol
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// The protocol's endpoint table (`Endpoint.all`), which the server, the SDK and the bench use, against what the
 /// server documents and routes.
@@ -13,7 +16,7 @@ import TouchstoneProtocol
     static func documentedOperations() -> Set<String> {
         var operations: Set<String> = []
         var path: String?
-        for line in TouchstoneRuntime.openAPIDocument.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in TouchstoneRouter.openAPIDocument.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("  /"), line.hasSuffix(":") {
                 path = String(line.dropFirst(2).dropLast())
             } else if line.hasPrefix("  "), !line.hasPrefix("   "), !line.hasPrefix("  /") {
@@ -41,10 +44,12 @@ import TouchstoneProtocol
                 let values = Array(repeating: "x", count: endpoint.template.filter { $0 == "{" }.count)
                 let path = endpoint.path(values: values)
                 let response = try await h.send(HTTPRequest.Method(endpoint.method) ?? .get, path, raw: "{}")
-                // The router's own answers for a path or method it does not know.
+                // The router's own answers for a path or method it does not know (a service's 404 says what it
+                // did not find).
                 let unrouted =
                     response.status == .methodNotAllowed
-                    || (response.status == .notFound && (try? h.problem(response).title) == "No such resource.")
+                    || (response.status == .notFound
+                        && (try? h.problem(response)).map { $0.code == .notFound && $0.detail == nil } == true)
                 #expect(!unrouted, "\(endpoint) is not routed")
             }
         }

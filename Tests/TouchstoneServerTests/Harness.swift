@@ -9,7 +9,10 @@ import Testing
 import TouchstoneProtocol
 import TouchstoneTestSupport
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// A server on a fresh SQLite file with a manual clock, driven through its router.
 struct Harness {
@@ -56,15 +59,11 @@ struct Harness {
             }()
             let runtime = try await TouchstoneRuntime.open(
                 database: try DatabaseLocation(database, poolSize: 8), settings: settings, clock: clock, logger: logger)
-            do {
+            try await runtime.run {
                 try await Application(router: runtime.router()).test(.router) { client in
                     try await body(Harness(runtime: runtime, clock: clock, client: client, database: kind))
                 }
-            } catch {
-                try? await runtime.shutdown()
-                throw error
             }
-            try await runtime.shutdown()
         }
     }
 

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 @Suite struct HousekeepingTests {
     @Test func purgeKeepsUsedTokensUntilTheyExpire() async throws {

@@ -5,7 +5,10 @@ import Testing
 import TouchstoneProtocol
 import TouchstoneTestSupport
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 @Suite struct InboxTests {
     /// The inbox of a device, timed on the real clock (long-polls wait in real time).

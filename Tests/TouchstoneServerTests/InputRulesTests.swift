@@ -7,7 +7,10 @@ import Testing
 import TouchstoneProtocol
 import TouchstoneTestSupport
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// The contract's input rules: bodies in UTF-8 only, text in code points under one set of rules, and passwords of
 /// which every code point counts.
@@ -143,7 +146,7 @@ import TouchstoneTestSupport
         try await Harness.run { h in
             let legacy = Bcrypt.hash(Harness.password, cost: 12)
             try await h.store.createUser(
-                UserRecord(id: ServiceEnvironment.newID(), username: "old", passwordHash: legacy, createdAt: h.now))
+                UserRecord(id: RecordID.random(), username: "old", passwordHash: legacy, createdAt: h.now))
             try h.expectProblem(try await passwordLogin(h, "old", "wrong password"), 401, .invalidCredentials)
             #expect(try await passwordLogin(h, "old", Harness.password).status == .created)
         }

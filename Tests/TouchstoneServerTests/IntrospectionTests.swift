@@ -6,7 +6,10 @@ import TouchstoneCrypto
 import TouchstoneProtocol
 import TouchstoneTestSupport
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 @Suite struct IntrospectionTests {
     func apiKey(_ h: Harness, for clientId: String) async throws -> String {

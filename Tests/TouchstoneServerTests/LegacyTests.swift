@@ -7,7 +7,10 @@ import TouchstoneProtocol
 import TouchstoneTestSupport
 import _CryptoExtras
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// The auth0/TouchIDAuth endpoints (`/pubkey`, `/login`), behind `--touchidauth-compat`.
 @Suite struct LegacyTests {

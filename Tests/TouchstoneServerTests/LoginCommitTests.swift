@@ -6,7 +6,10 @@ import TouchstoneCrypto
 import TouchstoneProtocol
 import TouchstoneTestSupport
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// The one transaction a verified login writes (`commitLogin`), and the SQLite group commit it goes through.
 @Suite struct LoginCommitTests {
@@ -92,7 +95,7 @@ import TouchstoneTestSupport
         logger.logLevel = .critical
         let provider = try await SQLiteDatabaseProvider.open(
             path: directory.appending(path: "db.sqlite").path, logger: logger)
-        do {
+        try await provider.withRunning {
             try await provider.write { try await $0.raw("CREATE TABLE t (n INTEGER PRIMARY KEY)").run() }
             struct Refused: Error {}
             let outcomes = await withTaskGroup(of: (Int, Bool).self) { group in
@@ -125,10 +128,6 @@ import TouchstoneTestSupport
             try await provider.write { try await $0.raw("INSERT INTO t (n) VALUES (1000)").run() }
             let count = try await provider.read { try await $0.raw("SELECT COUNT(*) AS c FROM t").first()?.decode(column: "c", as: Int.self) }
             #expect(count == stored.count + 1)
-        } catch {
-            try? await provider.shutdown()
-            throw error
         }
-        try await provider.shutdown()
     }
 }

@@ -5,7 +5,10 @@ import TouchstoneCrypto
 import TouchstoneProtocol
 import TouchstoneTestSupport
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 @Suite struct LoginTests {
     @Test func challengesAreForKnownActiveDevicesAndLoginOnly() async throws {

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import TouchstoneServer
+import TouchstoneDomain
 
 /// A clock that only moves when told to; for tests.
 final class ManualClock: WallClock {

@@ -7,7 +7,10 @@ import TouchstoneTestSupport
 import TouchstoneWebAuthn
 import TouchstoneWebAuthnTestSupport
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// `/v1/webauthn`: passkey registration and sign-in, driven by a software authenticator for the harness's origin.
 @Suite struct PasskeyTests {

@@ -4,7 +4,10 @@ import SQLKit
 import Testing
 import TouchstoneTestSupport
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// The PostgreSQL provider bounds waiting for a connection apart from running on it: a loaded pool delays requests
 /// without failing them, a statement that runs too long is ended by PostgreSQL.
@@ -16,15 +19,9 @@ struct PostgresBoundsTests {
         try await TestDatabase.with(.postgres) { url in
             var logger = Logger(label: "test")
             logger.logLevel = .critical
-            let provider = try await PostgresDatabaseProvider.open(
+            let provider = try PostgresDatabaseProvider.open(
                 url: url, poolSize: 1, stepTimeout: .seconds(1), connectionWait: .seconds(20), logger: logger)
-            do {
-                try await body(provider)
-            } catch {
-                try? await provider.shutdown()
-                throw error
-            }
-            try await provider.shutdown()
+            try await provider.withRunning { try await body(provider) }
         }
     }
 

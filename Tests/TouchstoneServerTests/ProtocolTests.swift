@@ -6,7 +6,10 @@ import Testing
 import TouchstoneProtocol
 import TouchstoneTestSupport
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 @Suite struct ProtocolTests {
     @Test func healthPolicyAndOpenAPI() async throws {

@@ -6,7 +6,10 @@ import TouchstoneCrypto
 import TouchstoneProtocol
 import TouchstoneTestSupport
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// What a revocation ends stays ended: removing a device or changing the password also ends the logins, decisions
 /// and approvals that were under way meanwhile.

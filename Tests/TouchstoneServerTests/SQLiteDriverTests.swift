@@ -3,7 +3,10 @@ import Logging
 import SQLKit
 import Testing
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// The SQLite driver under the store: values as SQLite keeps them, one statement per call, and the writer's promise
 /// that nothing is acknowledged before the WAL is on disk.
@@ -26,14 +29,7 @@ import Testing
         try await withDirectory { directory in
             let provider = try await SQLiteDatabaseProvider.open(
                 path: directory.appending(path: "db.sqlite").path, logger: Self.quietLogger)
-            do {
-                let result = try await body(provider, directory)
-                try await provider.shutdown()
-                return result
-            } catch {
-                try? await provider.shutdown()
-                throw error
-            }
+            return try await provider.withRunning { try await body(provider, directory) }
         }
     }
 

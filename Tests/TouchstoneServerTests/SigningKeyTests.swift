@@ -5,7 +5,10 @@ import Testing
 import TouchstoneProtocol
 import TouchstoneTestSupport
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 @Suite struct SigningKeyTests {
     @Test func jwksPublishesTheSigningKey() async throws {
@@ -55,11 +58,13 @@ import TouchstoneTestSupport
         let logger = Logger(label: "test")
         let first = try await TouchstoneRuntime.open(database: .sqlite(path: path), settings: settings, logger: logger)
         let second = try await TouchstoneRuntime.open(database: .sqlite(path: path), settings: settings, logger: logger)
-        let firstKeys = try await first.environment.signer.jwks().keys
-        let secondKeys = try await second.environment.signer.jwks().keys
-        #expect(firstKeys.count == 1)
-        #expect(firstKeys == secondKeys)
-        try await first.shutdown()
-        try await second.shutdown()
+        try await first.run {
+            try await second.run {
+                let firstKeys = try await first.environment.signer.jwks().keys
+                let secondKeys = try await second.environment.signer.jwks().keys
+                #expect(firstKeys.count == 1)
+                #expect(firstKeys == secondKeys)
+            }
+        }
     }
 }

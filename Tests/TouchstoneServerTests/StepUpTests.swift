@@ -5,7 +5,10 @@ import Testing
 import TouchstoneProtocol
 import TouchstoneTestSupport
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 @Suite struct StepUpTests {
     /// `POST /v1/step-up` with the session's access token.

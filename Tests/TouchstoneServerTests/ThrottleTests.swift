@@ -5,7 +5,10 @@ import Testing
 import TouchstoneProtocol
 import TouchstoneTestSupport
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// Password attempts are counted before their bcrypt runs, in one conditional statement.
 @Suite struct ThrottleTests {

@@ -7,16 +7,21 @@ public struct Platform: Sendable {
     public var deviceInfo: any DeviceInfo
     public var integrity: any IntegrityCheck
     public var transport: (any Transport)?
+    /// The device's clock: the times of the tokens it signs and of its sessions' freshness.
+    public var now: @Sendable () -> Date
 
-    /// - Parameter transport: `nil` uses URLSession.
+    /// - Parameters:
+    ///   - transport: `nil` uses URLSession.
+    ///   - now: the clock; the system's by default.
     public init(
         verifier: any UserVerifier, keyStore: any KeyStore, deviceInfo: any DeviceInfo, integrity: any IntegrityCheck,
-        transport: (any Transport)? = nil
+        transport: (any Transport)? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.verifier = verifier
         self.keyStore = keyStore
         self.deviceInfo = deviceInfo
         self.integrity = integrity
         self.transport = transport
+        self.now = now
     }
 }

@@ -4,7 +4,10 @@ import TouchstoneClient
 import TouchstoneCrypto
 import TouchstoneProtocol
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// Requests to the server that are not the SDK's: a browser's web login, a relying service's confirmation, the web
 /// page's password session.

@@ -7,7 +7,10 @@ import TouchstoneTestSupport
 import TouchstoneClient
 import TouchstoneProtocol
 
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// A real Touchstone server on a real socket, on a fresh SQLite file, for the SDK to talk to over HTTP.
 ///
@@ -30,8 +33,10 @@ struct LiveServer: Sendable {
     /// stops it and deletes everything it made.
     static func run(_ body: @Sendable (LiveServer) async throws -> Void) async throws {
         for kind in TestDatabase.kinds {
-            try await TestDatabase.with(kind) { database in
-                try await run(database: database, body)
+            try await ServerSlots.shared.withSlot {
+                try await TestDatabase.with(kind) { database in
+                    try await run(database: database, body)
+                }
             }
         }
     }
@@ -65,36 +70,30 @@ struct LiveServer: Sendable {
         let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
         let application = runtime.application(host: "127.0.0.1", port: port) { _ in readyContinuation.yield() }
         let services = ServiceGroup(configuration: .init(services: [application], logger: quietLogger))
-        do {
-            try await withThrowingTaskGroup(of: Void.self) { tasks in
-                tasks.addTask {
-                    defer { readyContinuation.finish() }
-                    try await services.run()
-                }
-                var iterator = ready.makeAsyncIterator()
-                guard await iterator.next() != nil else {
-                    do {
-                        try await tasks.waitForAll()
-                    } catch {
-                        throw ServerDidNotStart(reason: "\(error)")
-                    }
-                    throw ServerDidNotStart(reason: "the server stopped before it accepted connections")
-                }
-                var failure: (any Error)?
-                do {
-                    try await body(server)
-                } catch {
-                    failure = error
-                }
-                await services.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                if let failure { throw failure }
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                defer { readyContinuation.finish() }
+                try await services.run()
             }
-        } catch {
-            try? await runtime.shutdown()
-            throw error
+            var iterator = ready.makeAsyncIterator()
+            guard await iterator.next() != nil else {
+                do {
+                    try await tasks.waitForAll()
+                } catch {
+                    throw ServerDidNotStart(reason: "\(error)")
+                }
+                throw ServerDidNotStart(reason: "the server stopped before it accepted connections")
+            }
+            var failure: (any Error)?
+            do {
+                try await body(server)
+            } catch {
+                failure = error
+            }
+            await services.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            if let failure { throw failure }
         }
-        try await runtime.shutdown()
     }
 
     private static let quietLogger: Logger = {

@@ -1,4 +1,7 @@
+@testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneServer
+@testable import TouchstoneStorage
 
 /// bcrypt of the test password, computed once per process (cost 12 is deliberately slow).
 actor PasswordHashCache {

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import TouchstoneServer
+import TouchstoneDomain
 
 /// The server's clock: real time, plus whatever a test moved it forward by.
 ///

@@ -1,0 +1,54 @@
+import Foundation
+import TouchstoneCrypto
+import TouchstoneDomain
+import TouchstoneProtocol
+import TouchstoneServer
+import TouchstoneStorage
+
+extension TouchstoneRuntime {
+    /// Writes users and enrolled devices directly, as completed enrolments leave them, so that a benchmark can
+    /// set up 100,000 devices in seconds instead of hours of bcrypt.
+    ///
+    /// Each row has the shape an enrolment writes: the keys are parsed and validated and their thumbprints computed
+    /// as enrolment does, the device fingerprint is computed from the description, the PIN is hashed with bcrypt at
+    /// the server's cost. To keep it fast, every user of one call shares one password hash (of a random password
+    /// nobody knows) and every device one PIN hash; biometric logins read neither.
+    /// - Parameters:
+    ///   - clientId: the app the devices enrol with; it must exist.
+    ///   - pin: the PIN of every device.
+    /// - Returns: the device ids, in the order of `enrollments`.
+    /// - Throws: `ProblemError` for an unknown app or two equal keys, `KeyError` for a key enrolment would refuse.
+    /// - ⚠️ Not an enrolment: no password check, proof of possession, policy check or approval. Only
+    ///   `touchstone bench` calls it, on a database it creates for the run (or one its user named); no route reaches it,
+    ///   and it is `package`, not `public`: apps that link TouchstoneServer cannot call it.
+    package func insecureEnrollForBenchmark(_ enrollments: [BenchmarkEnrollment], clientId: String, pin: String)
+        async throws -> [String]
+    {
+        let app = try await environment.app(clientId)
+        let passwordHash = try await environment.hasher.hash(SecretDigest.randomToken())
+        let pinHash = try await environment.hasher.hash(pin)
+        let now = environment.clock.now()
+        var users: [UserRecord] = []
+        var devices: [DeviceRecord] = []
+        for enrollment in enrollments {
+            let user = UserRecord(
+                id: RecordID.random(), username: enrollment.username, passwordHash: passwordHash, createdAt: now)
+            let deviceKey = try DevicePublicKey(jwk: enrollment.deviceKey)
+            let biometricKey = try DevicePublicKey(jwk: enrollment.biometricKey)
+            guard deviceKey.thumbprint != biometricKey.thumbprint else {
+                throw ProblemError.invalidKey("the biometric key and the device key must differ")
+            }
+            users.append(user)
+            devices.append(
+                DeviceRecord(
+                    id: RecordID.random(), userId: user.id, clientId: app.clientId, publisher: app.publisher,
+                    name: enrollment.device.name, model: enrollment.device.model, vendorId: enrollment.device.vendorId,
+                    os: enrollment.device.os, fingerprint: DeviceFingerprint.of(enrollment.device),
+                    deviceKey: deviceKey.jwk, deviceKeyThumbprint: deviceKey.thumbprint, biometricKey: biometricKey.jwk,
+                    biometricKeyThumbprint: biometricKey.thumbprint, pinHash: pinHash, pinFailures: 0, pinLockedAt: nil,
+                    createdAt: now, lastUsedAt: nil, revokedAt: nil))
+        }
+        try await store.insertEnrolledDevices(users: users, devices: devices)
+        return devices.map(\.id)
+    }
+}

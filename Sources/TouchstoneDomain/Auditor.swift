@@ -1,0 +1,43 @@
+import Foundation
+import Logging
+import TouchstoneStorage
+
+/// Writes audit events; a failure to audit is logged and never turns an answer into an error.
+///
+/// ⚠️ Never pass a PIN, password, assertion or token in `detail`.
+package struct Auditor: Sendable {
+    package let store: any TouchstoneStore
+    package let clock: any WallClock
+    package let logger: Logger
+
+    package func record(
+        _ event: String, outcome: String, userId: String? = nil, deviceId: String? = nil, clientId: String? = nil,
+        ip: String? = nil, detail: String? = nil
+    ) async {
+        let entry = AuditEvent(
+            at: clock.now(), event: event, outcome: outcome, userId: userId, deviceId: deviceId, clientId: clientId,
+            ip: ip, detail: detail)
+        do {
+            try await store.audit(entry)
+        } catch {
+            logger.error("audit write failed", metadata: ["event": .string(event), "error": .string("\(error)")])
+        }
+    }
+
+    /// Runs `body` and records the code of the refusal it throws as `event` (and `ok` when `success` is set).
+    package func recording<T: Sendable>(
+        _ event: String, userId: String? = nil, deviceId: String? = nil, clientId: String? = nil, ip: String,
+        success: Bool = true, _ body: () async throws -> T
+    ) async throws -> T {
+        do {
+            let result = try await body()
+            if success {
+                await record(event, outcome: "ok", userId: userId, deviceId: deviceId, clientId: clientId, ip: ip)
+            }
+            return result
+        } catch let refusal as ProblemError {
+            await record(event, outcome: refusal.code.rawValue, userId: userId, deviceId: deviceId, clientId: clientId, ip: ip)
+            throw refusal
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import TouchstoneProtocol
+import TouchstoneStorage
+
+/// A user's own devices, seen through a Bearer session.
+package struct DeviceService: Sendable {
+    package let environment: ServiceEnvironment
+
+    /// `GET /v1/devices`: the caller's active devices.
+    package func list(_ identity: AccessIdentity) async throws -> DeviceList {
+        let devices = try await environment.store.devices(userId: identity.userId).filter(\.isActive)
+        return DeviceList(
+            devices: devices.map { device in
+                DeviceSummary(
+                    deviceId: device.id, name: device.name, model: device.model, createdAt: device.createdAt,
+                    lastUsedAt: device.lastUsedAt, biometric: device.biometricKey != nil,
+                    current: device.id == identity.deviceId)
+            })
+    }
+
+    /// `DELETE /v1/devices/{id}`: revokes the device and ends its sessions.
+    package func delete(_ deviceId: String, by identity: AccessIdentity, ip: String) async throws {
+        try await environment.auditor.recording(
+            "device.revoke", userId: identity.userId, deviceId: deviceId, clientId: identity.claims.aud, ip: ip
+        ) {
+            let device = try await ownDevice(deviceId, of: identity)
+            _ = try await environment.store.revokeDevice(id: device.id, reason: "deleted by user", at: environment.clock.now())
+        }
+    }
+
+    /// `DELETE /v1/devices/{id}/biometric-key`: opt-out; biometric assertions from it fail from now on.
+    package func optOut(_ deviceId: String, by identity: AccessIdentity, ip: String) async throws {
+        try await environment.auditor.recording(
+            "device.opt_out", userId: identity.userId, deviceId: deviceId, clientId: identity.claims.aud, ip: ip
+        ) {
+            let device = try await ownDevice(deviceId, of: identity)
+            guard try await environment.store.removeBiometricKey(deviceId: device.id) else {
+                throw ProblemError.deviceNotFound
+            }
+        }
+    }
+
+    /// An active device of the caller; any other device needs a privileged (stepped-up) token.
+    private func ownDevice(_ deviceId: String, of identity: AccessIdentity) async throws -> DeviceRecord {
+        guard let device = try await environment.store.device(id: deviceId), device.userId == identity.userId,
+            device.isActive
+        else { throw ProblemError.deviceNotFound }
+        if device.id != identity.deviceId { try StepUpService.requirePrivilege(identity) }
+        return device
+    }
+
+    package init(environment: ServiceEnvironment) {
+        self.environment = environment
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import TouchstoneCrypto
+import TouchstoneProtocol
+import TouchstoneStorage
+
+/// Binds user + device + keys: password first, then proofs of possession of each new key.
+package struct EnrollmentService: Sendable {
+    package let environment: ServiceEnvironment
+
+    /// The answer to a completed enrolment.
+    package enum Outcome: Sendable {
+        case completed(EnrollmentCompleted)
+        case pending(EnrollmentPending)
+    }
+
+    /// `POST /v1/enrollments`: checks the password and issues the enrolment challenge.
+    package func start(_ request: PasswordLoginRequest, ip: String) async throws -> EnrollmentStarted {
+        let app = try await environment.app(request.clientId)
+        let user = try await AccountService(environment: environment).verifyPassword(
+            username: request.username, password: request.password, clientId: app.clientId, ip: ip,
+            event: "enrollment.start")
+        let now = environment.clock.now()
+        let enrollment = EnrollmentRecord(
+            id: RecordID.random(), userId: user.id, clientId: app.clientId,
+            challenge: SecretDigest.randomToken(), challengeExpiresAt: now + environment.settings.challengeLifetime,
+            state: .started, createdAt: now)
+        guard try await environment.store.createEnrollment(enrollment, passwordHash: user.passwordHash) else {
+            throw ProblemError.invalidCredentials
+        }
+        await environment.auditor.record("enrollment.start", outcome: "ok", userId: user.id, clientId: app.clientId, ip: ip)
+        return EnrollmentStarted(
+            enrollmentId: enrollment.id, challenge: enrollment.challenge, expiresAt: enrollment.challengeExpiresAt)
+    }
+
+    /// `POST /v1/enrollments/{id}/complete`.
+    package func complete(id: String, _ request: EnrollmentCompletion, ip: String) async throws -> Outcome {
+        let now = environment.clock.now()
+        guard let enrollment = try await environment.store.enrollment(id: id), enrollment.state == .started,
+            enrollment.challengeExpiresAt > now
+        else { throw ProblemError.challengeInvalid }
+        let app = try await environment.app(enrollment.clientId)
+        return try await environment.auditor.recording(
+            "enrollment.complete", userId: enrollment.userId, clientId: app.clientId, ip: ip, success: false
+        ) {
+            try await complete(enrollment, app: app, request, ip: ip, now: now)
+        }
+    }
+
+    private func complete(
+        _ enrollment: EnrollmentRecord, app: AppRecord, _ request: EnrollmentCompletion, ip: String, now: Date
+    ) async throws -> Outcome {
+        let id = enrollment.id
+        let policy = app.policy
+        try Self.checkDescription(request.device)
+        let deviceKey = try await Self.key(request.deviceKey)
+        var biometricKey: DevicePublicKey?
+        if let jwk = request.biometricKey {
+            biometricKey = try await Self.key(jwk)
+        }
+        if let biometricKey, biometricKey.thumbprint == deviceKey.thumbprint {
+            throw ProblemError.invalidKey("the biometric key and the device key must differ")
+        }
+        if biometricKey != nil, !policy.biometricAllowed {
+            throw ProblemError(.biometryNotAllowed, detail: "This app's policy does not allow biometric keys.")
+        }
+        if let pin = request.pin {
+            if let problem = policy.pinProblem(pin) { throw ProblemError.invalidPIN(problem) }
+        } else if policy.pinRequired || biometricKey == nil {
+            throw ProblemError(.pinRequired)
+        }
+
+        // A device of the user with the same description is replaced only by a proof from its own device key: a
+        // description is not a secret. With no such device (revoked meanwhile, say) the proof has nothing to prove.
+        let fingerprint = DeviceFingerprint.of(request.device)
+        let active = try await environment.store.devices(userId: enrollment.userId).filter(\.isActive)
+        var previous: DeviceRecord?
+        var proofs = [(deviceKey, Optional(request.deviceProof))]
+        if let biometricKey { proofs.append((biometricKey, request.biometricProof)) }
+        if let previousProof = request.previousDeviceProof,
+            let replaced = active.first(where: { $0.fingerprint == fingerprint })
+        {
+            previous = replaced
+            proofs.append((try environment.deviceKeys.key(for: replaced.deviceKey), previousProof))
+        }
+        let gate = DeviceTokenGate(environment: environment)
+        let verified = try proofs.map { key, proof in
+            guard let proof else { throw ProblemError.invalidProof }
+            let token = try DeviceTokenGate.parse(proof, invalid: .invalidProof)
+            let verified = try gate.verify(token, key: key, as: ProofClaims.self, issuer: enrollment.id, invalid: .invalidProof)
+            guard verified.claims.verify(answering: enrollment.challenge) else { throw ProblemError.invalidProof }
+            return verified
+        }
+        if request.device.compromised, policy.refuseCompromisedDevices { throw ProblemError.deviceCompromised }
+        try await gate.spend(verified, replayed: .challengeInvalid)
+        guard try await environment.store.consumeEnrollmentChallenge(id: id, now: now) else {
+            throw ProblemError.challengeInvalid
+        }
+
+        var pinHash: String?
+        if let pin = request.pin {
+            pinHash = try await environment.hasher.hash(pin)
+        }
+        if previous == nil, policy.newDeviceApproval, !active.isEmpty {
+            return try await park(
+                enrollment, device: PendingDevice(
+                    device: request.device, fingerprint: fingerprint, deviceKey: deviceKey.jwk,
+                    deviceKeyThumbprint: deviceKey.thumbprint, biometricKey: biometricKey?.jwk,
+                    biometricKeyThumbprint: biometricKey?.thumbprint, pinHash: pinHash, ip: ip),
+                now: now)
+        }
+
+        let device = DeviceRecord(
+            id: RecordID.random(), userId: enrollment.userId, clientId: app.clientId, publisher: app.publisher,
+            name: request.device.name, model: request.device.model, vendorId: request.device.vendorId,
+            os: request.device.os, fingerprint: fingerprint, deviceKey: deviceKey.jwk,
+            deviceKeyThumbprint: deviceKey.thumbprint, biometricKey: biometricKey?.jwk,
+            biometricKeyThumbprint: biometricKey?.thumbprint, pinHash: pinHash, pinFailures: 0, pinLockedAt: nil,
+            createdAt: now, lastUsedAt: now, revokedAt: nil, compromised: request.device.compromised)
+        let session = try await SessionService(environment: environment).prepare(
+            userId: enrollment.userId, device: device, clientId: app.clientId,
+            amr: biometricKey == nil ? ["pin"] : ["bio"], acr: "aal2")
+        guard
+            try await environment.store.completeEnrollment(
+                id: id, device: device, replacing: previous?.id, session: session.record,
+                refreshTokenHash: session.refreshTokenHash)
+        else { throw ProblemError.challengeInvalid }
+        await environment.auditor.record(
+            "enrollment.complete", outcome: "ok", userId: enrollment.userId, deviceId: device.id,
+            clientId: app.clientId, ip: ip, detail: previous.map { "replaced \($0.id)" })
+        return .completed(EnrollmentCompleted(deviceId: device.id, session: session.wire))
+    }
+
+    /// Parks an enrolment until one of the user's active devices approves it, within the approval limits.
+    /// - Throws: 429 `too_many_attempts` when the user already has an approval pending, had five in the last hour, or
+    ///   denied one in the last 15 minutes: the enrolment ends and nothing reaches any device.
+    private func park(_ enrollment: EnrollmentRecord, device: PendingDevice, now: Date) async throws -> Outcome {
+        let pollSecret = SecretDigest.randomToken()
+        let expiresAt = now + environment.settings.pendingEnrollmentLifetime
+        let (number, numbers) = NumberMatching.draw()
+        let parked = try await environment.store.parkEnrollment(
+            ApprovalRequest(
+                enrollmentId: enrollment.id, userId: enrollment.userId, device: device,
+                pollSecretHash: SecretDigest.sha256(pollSecret), challenge: SecretDigest.randomToken(), number: number,
+                numbers: numbers, expiresAt: expiresAt, now: now),
+            limits: .standard)
+        guard parked else {
+            throw ProblemError(.tooManyAttempts, detail: "Too many requests to approve a new device; try again later.",
+                retryAfter: Int(ApprovalLimits.standard.coolDown))
+        }
+        await environment.auditor.record(
+            "enrollment.complete", outcome: "approval_pending", userId: enrollment.userId, clientId: enrollment.clientId,
+            ip: device.ip)
+        return .pending(
+            EnrollmentPending(enrollmentId: enrollment.id, pollSecret: pollSecret, expiresAt: expiresAt, number: number))
+    }
+
+    /// `GET /v1/enrollments/{id}` with the poll secret; an approved enrolment's device id and session come once, and
+    /// only while the device is active.
+    package func poll(id: String, pollSecret: String?) async throws -> EnrollmentPoll {
+        let notFound = ProblemError(.notFound, detail: "No such enrolment.")
+        guard let pollSecret, let enrollment = try await environment.store.enrollment(id: id),
+            let expected = enrollment.pollSecretHash,
+            SecretDigest.constantTimeEquals(SecretDigest.sha256(pollSecret), expected)
+        else { throw notFound }
+        switch enrollment.state {
+        case .pending:
+            let expired = enrollment.pendingExpiresAt.map { $0 <= environment.clock.now() } ?? true
+            return EnrollmentPoll(status: expired ? .expired : .pending)
+        case .denied, .cancelled:
+            return EnrollmentPoll(status: .denied)
+        case .approved, .completed:
+            guard let deviceId = enrollment.deviceId, let device = try await environment.store.device(id: deviceId),
+                device.isActive
+            else { return EnrollmentPoll(status: .approved, deviceId: enrollment.deviceId) }
+            let session = try await SessionService(environment: environment).prepare(
+                userId: device.userId, device: device, clientId: enrollment.clientId,
+                amr: device.biometricKey == nil ? ["pin"] : ["bio"], acr: "aal2")
+            guard
+                try await environment.store.deliverEnrollment(
+                    id: id, session: session.record, refreshTokenHash: session.refreshTokenHash)
+            else { return EnrollmentPoll(status: .approved, deviceId: deviceId) }
+            return EnrollmentPoll(status: .approved, deviceId: deviceId, session: session.wire)
+        case .started, .consumed:
+            throw notFound
+        }
+    }
+
+    /// `POST /v1/enrollments/{id}/decision`: another active device of the user approves or denies a new device, picking
+    /// the number the new device shows (another number denies it).
+    package func decide(_ id: String, assertion: String, ip: String) async throws -> DecisionRecorded {
+        guard let enrollment = try await environment.store.enrollment(id: id), enrollment.state != .started,
+            enrollment.state != .consumed, let pending = enrollment.pendingDevice,
+            let challenge = enrollment.approvalChallenge, let expiresAt = enrollment.pendingExpiresAt
+        else { throw ProblemError(.notFound, detail: "No such enrolment.") }
+        return try await environment.auditor.recording(
+            "enrollment.decide", userId: enrollment.userId, clientId: enrollment.clientId, ip: ip
+        ) {
+            let target = DecisionTarget(
+                id: id, challenge: challenge, expiresAt: expiresAt, isDecided: enrollment.state != .pending,
+                isRecipient: { device in device.isActive && device.userId == enrollment.userId },
+                txn: nil, clientId: enrollment.clientId)
+            let decision = try await DecisionService(environment: environment).verify(assertion, for: target)
+            let approves = decision.approves && decision.claims.number == enrollment.approvalNumber
+            var device: DeviceRecord?
+            if approves {
+                let app = try await environment.app(enrollment.clientId)
+                let now = decision.commit.now
+                device = DeviceRecord(
+                    id: RecordID.random(), userId: enrollment.userId, clientId: app.clientId,
+                    publisher: app.publisher, name: pending.device.name, model: pending.device.model,
+                    vendorId: pending.device.vendorId, os: pending.device.os, fingerprint: pending.fingerprint,
+                    deviceKey: pending.deviceKey, deviceKeyThumbprint: pending.deviceKeyThumbprint,
+                    biometricKey: pending.biometricKey, biometricKeyThumbprint: pending.biometricKeyThumbprint,
+                    pinHash: pending.pinHash, pinFailures: 0, pinLockedAt: nil, createdAt: now, lastUsedAt: now,
+                    revokedAt: nil, compromised: pending.device.compromised)
+            }
+            try DecisionService.settle(
+                try await environment.store.decideEnrollment(id: id, approvedDevice: device, by: decision.commit))
+            return DecisionRecorded(status: approves ? .approved : .denied)
+        }
+    }
+
+    private static func key(_ jwk: PublicJWK) async throws -> DevicePublicKey {
+        do {
+            return try DevicePublicKey(jwk: jwk)
+        } catch {
+            throw ProblemError.invalidKey("\(error)")
+        }
+    }
+
+    private static func checkDescription(_ device: DeviceDescription) throws {
+        try TextRules.check(device.name, field: "device.name", length: 1...64)
+        try TextRules.check(device.model, field: "device.model", length: 1...64)
+        try TextRules.check(device.vendorId, field: "device.vendorId", length: 1...200)
+        try TextRules.check(device.os, field: "device.os", length: 1...200)
+    }
+
+    package init(environment: ServiceEnvironment) {
+        self.environment = environment
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import TouchstoneCrypto
+import TouchstoneProtocol
+import TouchstoneStorage
+
+/// Biometric and PIN login: a fresh challenge signed by the device.
+package struct LoginService: Sendable {
+    package let environment: ServiceEnvironment
+
+    package static let purpose = "login"
+
+    /// `POST /v1/challenges`.
+    package func challenge(_ request: ChallengeRequest, ip: String) async throws -> ChallengeIssued {
+        guard request.purpose == Self.purpose else { throw ProblemError.invalidRequest("purpose must be \"login\"") }
+        let device = try await environment.store.device(id: request.deviceId)
+        return try await environment.auditor.recording(
+            "challenge", userId: device?.userId, deviceId: request.deviceId, ip: ip, success: false
+        ) {
+            guard let device else { throw ProblemError.deviceNotFound }
+            guard device.isActive else { throw ProblemError.deviceRevoked }
+            let challenge = SecretDigest.randomToken()
+            let expiresAt = environment.clock.now() + environment.settings.challengeLifetime
+            try await environment.store.createChallenge(
+                challenge, subject: device.id, purpose: Self.purpose, expiresAt: expiresAt)
+            return ChallengeIssued(challenge: challenge, expiresAt: expiresAt)
+        }
+    }
+
+    /// `POST /v1/sessions`: verifies the assertion, then applies binding, policy and PIN rules in that order.
+    package func login(_ request: AssertionLoginRequest, ip: String) async throws -> Session {
+        let app = try await environment.app(request.clientId)
+        let token = try? UnverifiedDeviceToken(request.assertion)
+        var device: DeviceRecord?
+        if let token {
+            device = try await environment.store.device(id: token.issuer)
+        }
+        // Refusals are audited here; an accepted login is audited in the transaction that stores its session.
+        return try await environment.auditor.recording(
+            "login", userId: device?.userId, deviceId: device?.id ?? token?.issuer, clientId: app.clientId, ip: ip,
+            success: false
+        ) {
+            guard let token, let device else { throw ProblemError.invalidAssertion }
+            return try await login(token, device: device, app: app, ip: ip)
+        }
+    }
+
+    private func login(_ token: UnverifiedDeviceToken, device: DeviceRecord, app: AppRecord, ip: String) async throws
+        -> Session
+    {
+        guard let (jwk, usesBiometricKey) = device.registeredKey(kid: token.kid) else {
+            throw ProblemError.invalidAssertion
+        }
+        // Spent by consuming its challenge in the login transaction below (``LoginCommit``).
+        let claims = try DeviceTokenGate(environment: environment).verify(
+            token, key: try environment.deviceKeys.key(for: jwk), as: AssertionClaims.self, issuer: device.id,
+            invalid: .invalidAssertion
+        ).claims
+        guard claims.verify(signedWithBiometricKey: usesBiometricKey) else { throw ProblemError.invalidAssertion }
+        let now = environment.clock.now()
+        // Every rule after the challenge is decided from the verified claims and the device read above (the PIN is
+        // checked against the hash read then), so that the writes of the login (challenge, PIN count, and revocation
+        // or session) go to the store in one transaction, which applies them only if the device is still as read.
+        let refusal = refusal(claims, device: device, app: app)
+        var effect = LoginCommit.Effect.none
+        var session: PreparedSession?
+        if refusal?.code == .bindingMismatch {
+            effect = .revokeDevice(reason: "binding mismatch")
+        } else if refusal == nil {
+            var pin: PINAttempt?
+            if let entered = claims.pin {
+                // Not worth a bcrypt when the challenge is already spent (a replayed assertion).
+                guard try await environment.store.challengeIsLive(claims.nonce, subject: device.id, purpose: Self.purpose, now: now)
+                else { throw ProblemError.challengeInvalid }
+                pin = try await PINCheck(environment: environment).check(entered, device: device)
+            }
+            let prepared = try await SessionService(environment: environment).prepare(
+                userId: device.userId, device: device, clientId: app.clientId, amr: [pin == nil ? "bio" : "pin"],
+                acr: "aal2")
+            session = prepared
+            effect = .issue(
+                session: prepared.record, refreshTokenHash: prepared.refreshTokenHash,
+                signedWithBiometricKey: usesBiometricKey, keyThumbprint: token.kid, pin: pin,
+                audit: AuditEvent(
+                    at: now, event: "login", outcome: "ok", userId: device.userId, deviceId: device.id,
+                    clientId: app.clientId, ip: ip, detail: nil))
+        }
+        let outcome = try await environment.store.commitLogin(
+            LoginCommit(
+                challenge: claims.nonce, deviceId: device.id, purpose: Self.purpose, now: now,
+                reportedCompromised: claims.compromised == true, effect: effect))
+        switch outcome {
+        case .challengeInvalid: throw ProblemError.challengeInvalid
+        case .deviceRevoked: throw ProblemError.deviceRevoked
+        case .keyRemoved: throw ProblemError.invalidAssertion
+        case .pin(let pinOutcome): throw PINCheck.refusal(pinOutcome)
+        case .committed: break
+        }
+        if let refusal { throw refusal }
+        guard let session else { throw ProblemError.invalidAssertion }
+        return session.wire
+    }
+
+    /// The refusal a verified assertion meets once its challenge is consumed, in the protocol's order; `nil` when
+    /// the login may go on (for a PIN assertion: to the PIN check).
+    private func refusal(_ claims: AssertionClaims, device: DeviceRecord, app: AppRecord) -> ProblemError? {
+        guard device.isActive else { return .deviceRevoked }
+        guard claims.dfp == device.fingerprint else {
+            return ProblemError(.bindingMismatch)
+        }
+        if claims.compromised == true, app.policy.refuseCompromisedDevices { return .deviceCompromised }
+        guard app.publisher == device.publisher else {
+            return ProblemError(.appNotInPublisher)
+        }
+        if claims.pin == nil, !app.policy.biometricAllowed {
+            return ProblemError(.biometryNotAllowed, detail: "This app's policy does not allow biometric login.")
+        }
+        if claims.pin != nil, device.pinHash == nil { return .invalidAssertion }
+        return nil
+    }
+
+    package init(environment: ServiceEnvironment) {
+        self.environment = environment
+    }
+}

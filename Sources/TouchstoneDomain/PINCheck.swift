@@ -1,0 +1,34 @@
+import Foundation
+import TouchstoneProtocol
+import TouchstoneStorage
+
+/// The one PIN check, for logins and decisions alike: bcrypt against the hash read with the device, off the event
+/// loop. Its ``PINAttempt`` is applied by the transaction that acts on it (``SQLStore/apply(_:deviceId:at:in:)``), which
+/// counts a wrong PIN, resets the count after a right one, and locks at the app's `maxPinAttempts`.
+package struct PINCheck: Sendable {
+    package let environment: ServiceEnvironment
+
+    /// Checks `pin` against `device`'s PIN hash; a locked PIN is not checked (the transaction finds it locked and counts
+    /// nothing).
+    /// - Throws: 401 `invalid_assertion` when the device has no PIN.
+    package func check(_ pin: String, device: DeviceRecord) async throws -> PINAttempt {
+        guard let pinHash = device.pinHash else { throw ProblemError.invalidAssertion }
+        let limit =
+            try await environment.store.app(clientId: device.clientId)?.policy.maxPinAttempts
+            ?? AppPolicy(clientId: device.clientId, publisher: device.publisher).maxPinAttempts
+        let isRight = device.pinLockedAt == nil ? try await environment.hasher.verify(pin, against: pinHash) : false
+        return PINAttempt(pinHash: pinHash, isRight: isRight, limit: limit)
+    }
+
+    /// The refusal for a PIN attempt that was not accepted.
+    package static func refusal(_ outcome: PINOutcome) -> ProblemError {
+        switch outcome {
+        case .wrong(let attemptsRemaining):
+            ProblemError(.pinIncorrect, attemptsRemaining: attemptsRemaining)
+        case .locked: .pinLocked
+        case .deviceRevoked: .deviceRevoked
+        // A new PIN was set while this one was checked against the old one.
+        case .accepted, .changed: .invalidAssertion
+        }
+    }
+}

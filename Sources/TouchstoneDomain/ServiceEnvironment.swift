@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+import TouchstoneCrypto
+import TouchstoneStorage
+
+/// What every domain service shares: the store, the clock, the settings and the server's keys.
+package struct ServiceEnvironment: Sendable {
+    package let store: any TouchstoneStore
+    package let clock: any WallClock
+    package let settings: ServerSettings
+    package let hasher: PasswordHasher
+    package let signer: TokenSigner
+    package let logger: Logger
+    /// Parsed device keys, shared by every copy of this environment.
+    package let deviceKeys = DeviceKeyCache()
+
+    package var auditor: Auditor { Auditor(store: store, clock: clock, logger: logger) }
+    package var throttle: PasswordThrottle { PasswordThrottle(store: store, clock: clock) }
+    package var tokenRules: DeviceTokenRules { DeviceTokenRules(audience: settings.issuer) }
+
+    /// The app with this client id, or 404 `app_not_found`.
+    package func app(_ clientId: String) async throws -> AppRecord {
+        guard let app = try await store.app(clientId: clientId) else { throw ProblemError.appNotFound }
+        return app
+    }
+
+    package init(
+        store: any TouchstoneStore,
+        clock: any WallClock,
+        settings: ServerSettings,
+        hasher: PasswordHasher,
+        signer: TokenSigner,
+        logger: Logger
+    ) {
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+        self.hasher = hasher
+        self.signer = signer
+        self.logger = logger
+    }
+}

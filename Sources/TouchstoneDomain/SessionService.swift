@@ -1,0 +1,169 @@
+import Foundation
+import TouchstoneCrypto
+import TouchstoneProtocol
+import TouchstoneStorage
+
+/// The caller of a Bearer request: a verified access token of a live session.
+package struct AccessIdentity: Sendable {
+    package let claims: AccessTokenClaims
+    package let session: SessionRecord
+
+    package var userId: String { claims.sub }
+    package var deviceId: String? { claims.did }
+    package var isPrivileged: Bool { claims.scope.split(separator: " ").contains("privileged") }
+}
+
+/// A session ready to be stored, with the tokens to return once it is.
+package struct PreparedSession: Sendable {
+    package let record: SessionRecord
+    package let refreshTokenHash: String
+    package let wire: Session
+}
+
+/// Issues, refreshes and ends sessions.
+package struct SessionService: Sendable {
+    package let environment: ServiceEnvironment
+
+    /// Builds a new session and signs its first access token; the caller stores it.
+    /// - Parameter approvedBy: the device whose approval makes this session (a web login); it ends with that device.
+    package func prepare(
+        userId: String, device: DeviceRecord?, clientId: String, amr: [String], acr: String,
+        approvedBy: String? = nil
+    ) async throws -> PreparedSession {
+        let now = environment.clock.now()
+        let record = SessionRecord(
+            id: RecordID.timeOrdered(at: now), userId: userId, deviceId: device?.id, clientId: clientId,
+            amr: amr, acr: acr, authTime: now, lastActivityAt: now, createdAt: now, revokedAt: nil, approvedBy: approvedBy)
+        let refreshToken = SecretDigest.randomToken()
+        let wire = try await tokens(for: record, jkt: device?.deviceKeyThumbprint, refreshToken: refreshToken)
+        return PreparedSession(record: record, refreshTokenHash: SecretDigest.sha256(refreshToken), wire: wire)
+    }
+
+    /// Rotates a refresh token. A device session also needs a request token signed by its device key.
+    /// - Parameters:
+    ///   - deviceProof: the `TouchstoneDevice` authorization, if any; checked only once the refresh token names a
+    ///     device session, so that a reused refresh token ends its session whatever proof comes with it.
+    ///   - method, path: the request's, which the proof must name.
+    package func refresh(refreshToken: String, deviceProof: String?, method: String, path: String, ip: String)
+        async throws -> Session
+    {
+        let hash = SecretDigest.sha256(refreshToken)
+        let found = try await environment.store.refreshToken(hash: hash)
+        return try await environment.auditor.recording(
+            "refresh", userId: found?.session.userId, deviceId: found?.session.deviceId,
+            clientId: found?.session.clientId, ip: ip, success: false
+        ) {
+            guard let (session, rotated) = found, session.revokedAt == nil else {
+                throw ProblemError(.refreshTokenInvalid)
+            }
+            let now = environment.clock.now()
+            if rotated {
+                try await environment.store.revokeSession(id: session.id, reason: "refresh token reused", at: now)
+                throw Self.reused
+            }
+            var device: DeviceRecord?
+            if let deviceId = session.deviceId {
+                device = try await verifyDeviceProof(deviceProof, deviceId: deviceId, method: method, path: path)
+            }
+            let policy = try await environment.app(session.clientId).policy
+            if now.timeIntervalSince(session.lastActivityAt) > TimeInterval(policy.inactivityTimeoutSeconds)
+                || now.timeIntervalSince(session.authTime) > TimeInterval(policy.sessionMaxLifetimeSeconds)
+            {
+                throw ProblemError(.reauthenticationRequired)
+            }
+            let newToken = SecretDigest.randomToken()
+            guard
+                try await environment.store.rotateRefreshToken(
+                    hash: hash, newHash: SecretDigest.sha256(newToken), sessionId: session.id, at: now)
+            else { throw Self.reused }
+            var refreshed = session
+            refreshed.lastActivityAt = now
+            return try await tokens(for: refreshed, jkt: device?.deviceKeyThumbprint, refreshToken: newToken)
+        }
+    }
+
+    /// Verifies a device's request token (`touchstone-request+jwt`) of a `method` call to `path`.
+    /// - Returns: the device, active.
+    package func verifyDeviceProof(_ authorization: String?, deviceId: String, method: String, path: String)
+        async throws -> DeviceRecord
+    {
+        let invalid = Self.invalidDeviceProof
+        guard let authorization else {
+            throw ProblemError(.deviceProofRequired)
+        }
+        let token = try DeviceTokenGate.parse(authorization, invalid: invalid)
+        guard token.issuer == deviceId, let device = try await environment.store.device(id: deviceId),
+            device.isActive, token.kid == device.deviceKeyThumbprint
+        else { throw invalid }
+        let key = try environment.deviceKeys.key(for: device.deviceKey)
+        let gate = DeviceTokenGate(environment: environment)
+        let verified = try gate.verify(token, key: key, as: RequestClaims.self, issuer: deviceId, invalid: invalid)
+        guard verified.claims.verify(method: method, url: environment.settings.issuer + path) else { throw invalid }
+        try await gate.spend(verified, replayed: invalid)
+        return device
+    }
+
+    /// Ends the caller's session.
+    package func end(_ identity: AccessIdentity) async throws {
+        try await environment.store.revokeSession(id: identity.session.id, reason: "logout", at: environment.clock.now())
+    }
+
+    /// The identity behind a Bearer token at the v1 API, or 401. A token is for its audience: relying services hold
+    /// users' tokens, so a device session's token (`cnf.jkt`) counts only with a proof of this very request signed by
+    /// that device key, and any other token only when it was issued to the account app (the web page).
+    /// - Parameters:
+    ///   - deviceProof: the `Touchstone-Device-Proof` header, if any.
+    ///   - method, path: the request's, which the proof must name (`htm`, `htu` = issuer + path).
+    /// - Throws: 401 `unauthorized`, `device_proof_required` or `invalid_device_proof`.
+    package func authenticate(bearer token: String, deviceProof: String?, method: String, path: String) async throws
+        -> AccessIdentity
+    {
+        guard let identity = try await liveIdentity(of: token) else { throw ProblemError.unauthorized }
+        let claims = identity.claims
+        if let jkt = claims.cnf?.jkt {
+            guard let deviceId = claims.did else { throw ProblemError.unauthorized }
+            let device = try await verifyDeviceProof(deviceProof, deviceId: deviceId, method: method, path: path)
+            guard device.deviceKeyThumbprint == jkt else { throw Self.invalidDeviceProof }
+        } else if claims.aud != environment.settings.accountClientId {
+            throw ProblemError.unauthorized
+        }
+        return identity
+    }
+
+    /// The verified access token of a live session, whoever presents it (for introspection); `nil` otherwise.
+    package func liveIdentity(of token: String) async throws -> AccessIdentity? {
+        guard let claims = try await environment.signer.verify(token),
+            let session = try await environment.store.session(id: claims.sid), session.revokedAt == nil,
+            session.userId == claims.sub, session.deviceId == claims.did
+        else { return nil }
+        return AccessIdentity(claims: claims, session: session)
+    }
+
+    private func tokens(for session: SessionRecord, jkt: String?, refreshToken: String) async throws -> Session {
+        let lifetime = environment.settings.accessTokenLifetime
+        return Session(
+            accessToken: try await accessToken(for: session, jkt: jkt, scope: "session", lifetime: lifetime),
+            refreshToken: refreshToken, expiresIn: lifetime, amr: session.amr, acr: session.acr,
+            userId: session.userId, deviceId: session.deviceId, scope: "session")
+    }
+
+    /// Signs an access token of `session`.
+    package func accessToken(for session: SessionRecord, jkt: String?, scope: String, lifetime: Int) async throws -> String {
+        let now = Int64(environment.clock.now().timeIntervalSince1970)
+        let claims = AccessTokenClaims(
+            iss: environment.settings.issuer, aud: session.clientId, sub: session.userId, sid: session.id,
+            did: session.deviceId, amr: session.amr, acr: session.acr,
+            auth_time: Int64(session.authTime.timeIntervalSince1970), scope: scope,
+            cnf: jkt.map { AccessTokenClaims.Confirmation(jkt: $0) }, iat: now, exp: now + Int64(lifetime),
+            jti: RecordID.random())
+        return try await environment.signer.sign(claims)
+    }
+
+    private static let invalidDeviceProof = ProblemError(.invalidDeviceProof)
+
+    private static let reused = ProblemError(.refreshTokenReused)
+
+    package init(environment: ServiceEnvironment) {
+        self.environment = environment
+    }
+}

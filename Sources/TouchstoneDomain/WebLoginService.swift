@@ -1,0 +1,88 @@
+import Foundation
+import TouchstoneCrypto
+import TouchstoneProtocol
+import TouchstoneStorage
+
+/// "Approve this web login on your phone", with number matching.
+package struct WebLoginService: Sendable {
+    package let environment: ServiceEnvironment
+
+    package static let lifetime: TimeInterval = 120
+
+    /// `POST /v1/web-logins`: the same answer for unknown users and for requests over the limits; those are never
+    /// delivered to a device.
+    package func start(_ request: WebLoginRequest, browser: String, ip: String) async throws -> WebLoginStarted {
+        let app = try await environment.app(request.clientId ?? AppRecord.demo.clientId)
+        let now = environment.clock.now()
+        let user = try await environment.store.user(username: request.username)
+        let (number, numbers) = NumberMatching.draw()
+        let pollSecret = SecretDigest.randomToken()
+        let webLogin = WebLoginRecord(
+            id: RecordID.random(), userId: user?.id, clientId: app.clientId, publisher: app.publisher,
+            number: number, numbers: numbers, pollSecretHash: SecretDigest.sha256(pollSecret),
+            challenge: SecretDigest.randomToken(), browser: String(browser.prefix(200)), ip: ip, createdAt: now,
+            expiresAt: now + Self.lifetime, status: user == nil ? .suppressed : .pending)
+        let status = try await environment.store.createWebLogin(
+            webLogin, limits: .standard)
+        await environment.auditor.record(
+            "web_login.start", outcome: status == .pending ? "ok" : "suppressed", userId: user?.id,
+            clientId: app.clientId, ip: ip, detail: webLogin.id)
+        return WebLoginStarted(webLoginId: webLogin.id, number: number, pollSecret: pollSecret, expiresAt: webLogin.expiresAt)
+    }
+
+    /// `GET /v1/web-logins/{id}` with the poll secret; the session comes once, when approved.
+    package func poll(_ id: String, pollSecret: String?) async throws -> WebLoginPoll {
+        guard let pollSecret, let webLogin = try await environment.store.webLogin(id: id),
+            SecretDigest.constantTimeEquals(SecretDigest.sha256(pollSecret), webLogin.pollSecretHash)
+        else { throw ProblemError(.notFound, detail: "No such web login.") }
+        switch webLogin.status {
+        case .pending, .suppressed:
+            return WebLoginPoll(status: webLogin.expiresAt <= environment.clock.now() ? .expired : .pending)
+        case .denied:
+            return WebLoginPoll(status: .denied)
+        case .approved:
+            guard let userId = webLogin.userId, let approver = webLogin.deviceId else {
+                return WebLoginPoll(status: .approved)
+            }
+            let prepared = try await SessionService(environment: environment).prepare(
+                userId: userId, device: nil, clientId: webLogin.clientId, amr: webLogin.amr ?? ["bio"], acr: "aal2",
+                approvedBy: approver)
+            switch try await environment.store.deliverWebLogin(
+                id: id, session: prepared.record, refreshTokenHash: prepared.refreshTokenHash)
+            {
+            case .delivered: return WebLoginPoll(status: .approved, session: prepared.wire)
+            case .alreadyDelivered: return WebLoginPoll(status: .approved)
+            // A session approved by a device lives only while that device does.
+            case .approverInactive: return WebLoginPoll(status: .denied)
+            }
+        }
+    }
+
+    /// `POST /v1/web-logins/{id}/decision`: approving with another number than the browser's denies the login.
+    package func decide(_ id: String, assertion: String, ip: String) async throws -> DecisionRecorded {
+        guard let webLogin = try await environment.store.webLogin(id: id) else {
+            throw ProblemError(.notFound, detail: "No such web login.")
+        }
+        return try await environment.auditor.recording(
+            "web_login.decide", userId: webLogin.userId, clientId: webLogin.clientId, ip: ip
+        ) {
+            let target = DecisionTarget(
+                id: webLogin.id, challenge: webLogin.challenge, expiresAt: webLogin.expiresAt,
+                isDecided: webLogin.status == .approved || webLogin.status == .denied,
+                isRecipient: { device in
+                    webLogin.status != .suppressed
+                        && DecisionService.reaches(userId: webLogin.userId, publisher: webLogin.publisher)(device)
+                },
+                txn: nil, clientId: webLogin.clientId)
+            let decision = try await DecisionService(environment: environment).verify(assertion, for: target)
+            let status: ItemStatus = decision.approves && decision.claims.number == webLogin.number ? .approved : .denied
+            try DecisionService.settle(
+                try await environment.store.decideWebLogin(id: id, status: status, amr: decision.amr, by: decision.commit))
+            return DecisionRecorded(status: DecisionStatus(rawValue: status.rawValue))
+        }
+    }
+
+    package init(environment: ServiceEnvironment) {
+        self.environment = environment
+    }
+}

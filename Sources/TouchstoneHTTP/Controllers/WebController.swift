@@ -1,0 +1,59 @@
+import HTTPTypes
+import Hummingbird
+
+/// The web page at `GET /`: plain HTML, CSS and JavaScript from the target's resources, no build step.
+///
+/// The page's HTML carries its own Content-Security-Policy, which ``SecurityHeadersMiddleware`` keeps: scripts,
+/// styles and requests from this origin only, no inline script or style, no framing, no form posts elsewhere.
+package struct WebController: Sendable {
+    /// The policy of the page itself; every other answer keeps the server's `default-src 'none'`.
+    package static let pagePolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+    package let page: WebAsset
+    package let script: WebAsset
+    package let styles: WebAsset
+    package let icon: WebAsset
+
+    /// The bundled files, the page naming `accountClientId` as the app it signs in to.
+    /// - Throws: ``WebAssetMissing`` when one is not in the resources.
+    package static func bundled(accountClientId: String) throws -> WebController {
+        WebController(
+            page: try .bundled("index.html", contentType: "text/html; charset=utf-8").replacing(
+                #"<meta name="touchstone-client-id" content="com.example.demo">"#,
+                with: #"<meta name="touchstone-client-id" content="\#(Self.attribute(accountClientId))">"#),
+            script: try .bundled("app.js", contentType: "text/javascript; charset=utf-8"),
+            styles: try .bundled("app.css", contentType: "text/css; charset=utf-8"),
+            icon: try .bundled("icon.svg", contentType: "image/svg+xml"))
+    }
+
+    var routes: RouteCollection<TouchstoneRequestContext> {
+        let routes = RouteCollection(context: TouchstoneRequestContext.self)
+        routes.get("/", use: index)
+        routes.get("app.js") { _, _ in Self.response(script) }
+        routes.get("app.css") { _, _ in Self.response(styles) }
+        routes.get("icon.svg") { _, _ in Self.response(icon) }
+        return routes
+    }
+
+    /// The page, with its own Content-Security-Policy.
+    @Sendable func index(_ request: Request, context: TouchstoneRequestContext) -> Response {
+        var response = Self.response(page)
+        response.headers[.contentSecurityPolicy] = Self.pagePolicy
+        return response
+    }
+
+    /// `text` escaped for an HTML attribute value in double quotes.
+    private static func attribute(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;")
+    }
+
+    /// The file with its type; `no-cache` so that a new server version is picked up at once.
+    private static func response(_ asset: WebAsset) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: asset.contentType, .cacheControl: "no-cache"],
+            body: .init(byteBuffer: asset.body))
+    }
+}

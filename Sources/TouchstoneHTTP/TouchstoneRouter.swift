@@ -1,0 +1,38 @@
+import Foundation
+import Hummingbird
+import TouchstoneDomain
+
+/// The HTTP face of the domain: every route collection behind the middleware every answer goes through.
+package enum TouchstoneRouter {
+    /// The router over `services`.
+    /// - Parameter web: the web page's files (``WebController/bundled(accountClientId:)``).
+    package static func build(services: Services, web: WebController) -> Router<TouchstoneRequestContext> {
+        let settings = services.environment.settings
+        let router = Router(context: TouchstoneRequestContext.self)
+        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: AllowedOriginsMiddleware(origins: Set(settings.relyingParty.origins)))
+        router.add(middleware: ProblemMiddleware())
+        router.add(middleware: ClientAddressMiddleware(trustedProxies: settings.trustedProxies))
+        router.addRoutes(DiscoveryController(environment: services.environment, openAPI: openAPIDocument).routes)
+        router.addRoutes(AccountController(services: services).routes)
+        router.addRoutes(EnrollmentController(enrollments: services.enrollments).routes)
+        router.addRoutes(SessionController(services: services).routes)
+        router.addRoutes(DeviceController(services: services).routes)
+        router.addRoutes(ConfirmationController(services: services).routes)
+        router.addRoutes(WebLoginController(webLogins: services.webLogins).routes)
+        router.addRoutes(PasskeyController(services: services).routes)
+        router.addRoutes(web.routes)
+        if settings.touchIDAuthCompat {
+            router.addRoutes(LegacyController(legacy: services.legacy).routes)
+        }
+        return router
+    }
+
+    /// `openapi.yaml`, served at `GET /openapi.yaml`.
+    package static let openAPIDocument: String = {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml", subdirectory: "Resources"),
+            let text = try? String(contentsOf: url, encoding: .utf8)
+        else { return "" }
+        return text
+    }()
+}

@@ -1,0 +1,26 @@
+import Logging
+import ServiceLifecycle
+import TouchstoneDomain
+import TouchstoneStorage
+
+/// Deletes expired challenges, used-token digests, WebAuthn ceremonies and stale throttle rows once a minute.
+struct Housekeeping: Service {
+    let store: any HousekeepingStore
+    let clock: any WallClock
+    let logger: Logger
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully {
+            do {
+                try await store.purgeExpired(now: clock.now())
+            } catch {
+                logger.warning("housekeeping failed", metadata: ["error": .string("\(error)")])
+            }
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(60)) }
+            } catch {
+                return
+            }
+        }
+    }
+}

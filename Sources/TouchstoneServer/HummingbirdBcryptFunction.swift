@@ -1,0 +1,21 @@
+import HummingbirdBcrypt
+import NIOPosix
+import TouchstoneDomain
+
+/// bcrypt from hummingbird-auth.
+struct HummingbirdBcryptFunction: BcryptFunction {
+    func hash(_ secret: String, cost: UInt8) -> String {
+        Bcrypt.hash(secret, cost: cost)
+    }
+
+    func verify(_ secret: String, hash: String) -> Bool {
+        Bcrypt.verify(secret, hash: hash)
+    }
+}
+
+extension PasswordHasher {
+    /// The server's hasher: hummingbird-auth's bcrypt at `cost`, run on `threadPool`.
+    package init(cost: UInt8, threadPool: NIOThreadPool = .singleton) async throws {
+        try await self.init(cost: cost, bcrypt: HummingbirdBcryptFunction(), threadPool: threadPool)
+    }
+}

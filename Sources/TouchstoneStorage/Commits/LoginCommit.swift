@@ -1,0 +1,58 @@
+import Foundation
+
+/// Everything a verified login assertion writes, so that the store can write it in one transaction.
+package struct LoginCommit: Sendable {
+    /// What follows once the challenge is consumed.
+    package enum Effect: Sendable {
+        /// Nothing more (a refusal decided from the assertion and the device).
+        case none
+        /// A binding mismatch: the device is revoked with its sessions.
+        case revokeDevice(reason: String)
+        /// A login: for a PIN assertion the checked PIN is applied first (a wrong one is counted and ends the login);
+        /// then the device is marked used, the session stored and the login audited — provided the device is still
+        /// active and still holds the key that signed (`signedWithBiometricKey`, `keyThumbprint`).
+        case issue(
+            session: SessionRecord, refreshTokenHash: String, signedWithBiometricKey: Bool, keyThumbprint: String,
+            pin: PINAttempt?, audit: AuditEvent)
+    }
+
+    /// How far the commit got; every step before the one named is committed.
+    package enum Outcome: Sendable, Equatable {
+        /// The challenge was unknown, spent, expired, or bound to another device or purpose.
+        case challengeInvalid
+        /// `issue` only: the device was revoked since it was read; no session.
+        case deviceRevoked
+        /// `issue` only: the signing key is no longer registered (biometric opt-out) since the device was read.
+        case keyRemoved
+        /// `issue` with a PIN that was not accepted (counted when wrong); no session.
+        case pin(PINOutcome)
+        /// Every step was written.
+        case committed
+    }
+
+    /// The assertion's nonce. Consuming it is what makes the assertion single-use: the same assertion, or any other
+    /// answering this challenge, finds it spent, so no digest of the assertion needs to be kept as well.
+    package var challenge: String
+    package var deviceId: String
+    package var purpose: String
+    package var now: Date
+    /// The verified assertion said the device is compromised: the device keeps that mark, whatever the outcome.
+    package var reportedCompromised: Bool = false
+    package var effect: Effect
+
+    package init(
+        challenge: String,
+        deviceId: String,
+        purpose: String,
+        now: Date,
+        reportedCompromised: Bool = false,
+        effect: Effect
+    ) {
+        self.challenge = challenge
+        self.deviceId = deviceId
+        self.purpose = purpose
+        self.now = now
+        self.reportedCompromised = reportedCompromised
+        self.effect = effect
+    }
+}

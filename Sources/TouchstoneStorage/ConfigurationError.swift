@@ -1,0 +1,8 @@
+/// Configuration that cannot work; the message says what to change.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

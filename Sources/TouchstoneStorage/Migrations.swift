@@ -1,0 +1,294 @@
+import SQLKit
+
+/// The schema, as ordered migrations that run the same on SQLite and PostgreSQL.
+///
+/// Times are integer seconds since 1970 (audit times in milliseconds); booleans are 0/1 integers; binary values
+/// and JSON are text. Each migration runs in one transaction and is recorded in `schema_migrations`.
+package enum Migrations {
+    package static let all: [[String]] = [
+        [
+            """
+            CREATE TABLE apps (
+                client_id TEXT PRIMARY KEY,
+                publisher TEXT NOT NULL,
+                policy TEXT NOT NULL,
+                created_at BIGINT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE users (
+                id TEXT PRIMARY KEY,
+                username TEXT NOT NULL UNIQUE,
+                password_hash TEXT NOT NULL,
+                created_at BIGINT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE devices (
+                id TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                client_id TEXT NOT NULL,
+                publisher TEXT NOT NULL,
+                name TEXT NOT NULL,
+                model TEXT NOT NULL,
+                vendor_id TEXT NOT NULL,
+                os TEXT NOT NULL,
+                fingerprint TEXT NOT NULL,
+                device_key TEXT NOT NULL,
+                device_key_thumbprint TEXT NOT NULL,
+                biometric_key TEXT,
+                biometric_key_thumbprint TEXT,
+                pin_hash TEXT,
+                pin_failures INTEGER NOT NULL DEFAULT 0,
+                pin_locked_at BIGINT,
+                created_at BIGINT NOT NULL,
+                last_used_at BIGINT,
+                revoked_at BIGINT,
+                revoked_reason TEXT
+            )
+            """,
+            "CREATE INDEX devices_user ON devices (user_id)",
+            """
+            CREATE TABLE enrollments (
+                id TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                client_id TEXT NOT NULL,
+                challenge TEXT NOT NULL,
+                challenge_expires_at BIGINT NOT NULL,
+                state TEXT NOT NULL,
+                poll_secret_hash TEXT,
+                pending_expires_at BIGINT,
+                pending_device TEXT,
+                device_id TEXT,
+                created_at BIGINT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE challenges (
+                challenge TEXT PRIMARY KEY,
+                subject TEXT NOT NULL,
+                purpose TEXT NOT NULL,
+                expires_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX challenges_expiry ON challenges (expires_at)",
+            """
+            CREATE TABLE used_tokens (
+                digest TEXT PRIMARY KEY,
+                expires_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX used_tokens_expiry ON used_tokens (expires_at)",
+            """
+            CREATE TABLE sessions (
+                id TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                device_id TEXT,
+                client_id TEXT NOT NULL,
+                amr TEXT NOT NULL,
+                acr TEXT NOT NULL,
+                auth_time BIGINT NOT NULL,
+                last_activity_at BIGINT NOT NULL,
+                created_at BIGINT NOT NULL,
+                revoked_at BIGINT,
+                revoked_reason TEXT
+            )
+            """,
+            "CREATE INDEX sessions_device ON sessions (device_id)",
+            "CREATE INDEX sessions_user ON sessions (user_id)",
+            """
+            CREATE TABLE refresh_tokens (
+                hash TEXT PRIMARY KEY,
+                session_id TEXT NOT NULL REFERENCES sessions(id),
+                created_at BIGINT NOT NULL,
+                rotated_at BIGINT
+            )
+            """,
+            "CREATE INDEX refresh_tokens_session ON refresh_tokens (session_id)",
+            """
+            CREATE TABLE api_keys (
+                id TEXT PRIMARY KEY,
+                client_id TEXT NOT NULL REFERENCES apps(client_id),
+                hash TEXT NOT NULL UNIQUE,
+                created_at BIGINT NOT NULL,
+                revoked_at BIGINT
+            )
+            """,
+            """
+            CREATE TABLE server_keys (
+                kid TEXT PRIMARY KEY,
+                private_key TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                activates_at BIGINT NOT NULL,
+                retired_at BIGINT
+            )
+            """,
+            """
+            CREATE TABLE password_throttle (
+                key TEXT PRIMARY KEY,
+                failures INTEGER NOT NULL,
+                last_failure_at BIGINT NOT NULL,
+                blocked_until BIGINT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE audit_events (
+                id TEXT PRIMARY KEY,
+                at_ms BIGINT NOT NULL,
+                event TEXT NOT NULL,
+                outcome TEXT NOT NULL,
+                user_id TEXT,
+                device_id TEXT,
+                client_id TEXT,
+                ip TEXT,
+                detail TEXT
+            )
+            """,
+            "CREATE INDEX audit_events_time ON audit_events (at_ms)",
+            "CREATE INDEX audit_events_user ON audit_events (user_id, at_ms)",
+        ],
+        [
+            "ALTER TABLE enrollments ADD COLUMN approval_challenge TEXT",
+            "ALTER TABLE enrollments ADD COLUMN decided_by TEXT",
+            "ALTER TABLE enrollments ADD COLUMN delivered INTEGER NOT NULL DEFAULT 0",
+            "CREATE INDEX enrollments_pending ON enrollments (user_id, state)",
+            """
+            CREATE TABLE confirmations (
+                id TEXT PRIMARY KEY,
+                client_id TEXT NOT NULL,
+                publisher TEXT NOT NULL,
+                user_id TEXT,
+                text TEXT NOT NULL,
+                amount TEXT NOT NULL,
+                currency TEXT NOT NULL,
+                payee TEXT NOT NULL,
+                txn TEXT NOT NULL,
+                challenge TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                status TEXT NOT NULL,
+                decided_at BIGINT,
+                device_id TEXT,
+                amr TEXT,
+                decision TEXT
+            )
+            """,
+            "CREATE INDEX confirmations_user ON confirmations (user_id, status)",
+            """
+            CREATE TABLE web_logins (
+                id TEXT PRIMARY KEY,
+                user_id TEXT,
+                client_id TEXT NOT NULL,
+                publisher TEXT NOT NULL,
+                number INTEGER NOT NULL,
+                numbers TEXT NOT NULL,
+                poll_secret_hash TEXT NOT NULL,
+                challenge TEXT NOT NULL,
+                browser TEXT NOT NULL,
+                ip TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                status TEXT NOT NULL,
+                decided_at BIGINT,
+                device_id TEXT,
+                amr TEXT,
+                delivered INTEGER NOT NULL DEFAULT 0
+            )
+            """,
+            "CREATE INDEX web_logins_user ON web_logins (user_id, created_at)",
+            """
+            CREATE TABLE legacy_keys (
+                sub TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                public_key TEXT NOT NULL,
+                created_at BIGINT NOT NULL
+            )
+            """,
+        ],
+        [
+            // Passkeys: the credential record as WebAuthn's Credential (JSON) plus the columns that change or are
+            // listed; ceremonies keep the server-side state of a started registration or authentication.
+            """
+            CREATE TABLE passkeys (
+                credential_id TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                name TEXT NOT NULL,
+                credential TEXT NOT NULL,
+                sign_count BIGINT NOT NULL,
+                backup_eligible INTEGER NOT NULL,
+                backup_state INTEGER NOT NULL,
+                aaguid TEXT NOT NULL,
+                format TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                last_used_at BIGINT
+            )
+            """,
+            "CREATE INDEX passkeys_user ON passkeys (user_id)",
+            """
+            CREATE TABLE webauthn_ceremonies (
+                id TEXT PRIMARY KEY,
+                kind TEXT NOT NULL,
+                user_id TEXT,
+                session_id TEXT,
+                first_credential_only INTEGER NOT NULL,
+                state TEXT NOT NULL,
+                expires_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX webauthn_ceremonies_expiry ON webauthn_ceremonies (expires_at)",
+            """
+            CREATE TABLE server_secrets (
+                name TEXT PRIMARY KEY,
+                secret TEXT NOT NULL
+            )
+            """,
+        ],
+        [
+            // Sessions a device approved (web logins) end with that device.
+            "ALTER TABLE sessions ADD COLUMN approved_by TEXT",
+            "CREATE INDEX sessions_approved_by ON sessions (approved_by)",
+            // A device that ever reported being compromised, at enrolment or in an assertion.
+            "ALTER TABLE devices ADD COLUMN compromised INTEGER NOT NULL DEFAULT 0",
+            // Approval of a new device: when it was asked and decided, and its number matching.
+            "ALTER TABLE enrollments ADD COLUMN parked_at BIGINT",
+            "ALTER TABLE enrollments ADD COLUMN decided_at BIGINT",
+            "ALTER TABLE enrollments ADD COLUMN approval_number INTEGER",
+            "ALTER TABLE enrollments ADD COLUMN approval_numbers TEXT",
+            "CREATE INDEX enrollments_user ON enrollments (user_id, state)",
+            // A device's decision token may carry its PIN: only its digest is kept; relying services get a receipt
+            // the server signs from the stored decision.
+            "ALTER TABLE confirmations ADD COLUMN decision_digest TEXT",
+            "ALTER TABLE confirmations DROP COLUMN decision",
+        ],
+    ]
+
+    /// The advisory lock migrations hold (PostgreSQL); any constant shared by every instance.
+    package static let lockKey: Int64 = 0x746F_7563_6873
+
+    /// Brings the schema up to date; safe to run from several processes at once.
+    package static func run(on provider: any SQLDatabaseProvider) async throws {
+        try await provider.transaction { database in
+            try await provider.exclusiveLock(lockKey, in: database)
+            try await database.raw(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)"
+            ).run()
+        }
+        for (index, statements) in all.enumerated() {
+            let version = index + 1
+            try await provider.transaction { database in
+                // One instance migrates at a time; the others then find the version claimed.
+                try await provider.exclusiveLock(lockKey, in: database)
+                let claimed = try await database.raw(
+                    """
+                    INSERT INTO schema_migrations (version, applied_at) VALUES (\(bind: version), 0)
+                    ON CONFLICT (version) DO NOTHING RETURNING version
+                    """
+                ).first()
+                guard claimed != nil else { return }
+                for statement in statements {
+                    try await database.raw(SQLQueryString(statement)).run()
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// The identifiers of stored rows.
+package enum RecordID {
+    /// A new identifier that sorts by creation time: a version 7 UUID (RFC 9562 §5.7), lower-case, with 74 random
+    /// bits after the millisecond. For rows written on every login (sessions, audit events), so that their primary
+    /// keys are appended to the end of the index instead of landing on a random page each. It shows when the row was
+    /// made, so it is not for rows whose id is shown to others (users, devices).
+    package static func timeOrdered(at now: Date) -> String {
+        let milliseconds = UInt64(max(0, now.timeIntervalSince1970 * 1000))
+        return uuid(version: 7) { raw in
+            for index in 0..<6 {
+                raw[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index)))
+            }
+        }
+    }
+
+    /// A new opaque identifier: a random (version 4) UUID, lower-case.
+    package static func random() -> String {
+        uuid(version: 4) { _ in }
+    }
+
+    /// A UUID of `version` and the RFC 9562 variant over random bytes, after `stamp` has set some of them.
+    private static func uuid(version: UInt8, stamp: (UnsafeMutableRawBufferPointer) -> Void) -> String {
+        // From the system's generator directly: Foundation's UUID() opens, reads and closes /dev/urandom each time here.
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (generator.next() as UInt64, generator.next() as UInt64)
+        return withUnsafeMutableBytes(of: &bytes) { raw in
+            stamp(raw)
+            raw[6] = raw[6] & 0x0F | version << 4
+            raw[8] = raw[8] & 0x3F | 0x80  // RFC 9562 variant
+            return UUID(uuid: raw.load(as: uuid_t.self)).uuidString.lowercased()
+        }
+    }
+
+}

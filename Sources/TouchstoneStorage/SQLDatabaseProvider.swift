@@ -1,0 +1,34 @@
+import SQLKit
+import ServiceLifecycle
+
+/// Hands out SQLKit databases: shared ones for reads, an exclusive one for writes and transactions.
+///
+/// A provider is a `Service`: its ``run()`` keeps the database's background work going (PostgreSQL's connection pool)
+/// until a graceful shutdown or cancellation, then closes the database. Nothing runs before that: a server runs it in
+/// its `ServiceGroup`, other work (admin commands, tests) in ``withRunning(_:)``.
+package protocol SQLDatabaseProvider: Service {
+    /// Answers once the database takes statements.
+    /// - Throws: ``ConfigurationError`` when it cannot be reached.
+    func ready() async throws
+    /// Runs read-only statements; they see every committed write.
+    func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Runs `body` in one transaction: all its statements commit together or not at all.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Runs one statement that commits on its own.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Inside a ``transaction(_:)``: waits until no other transaction holds the lock `key`, then holds it until
+    /// commit (for work that must run once even when several instances start together, such as migrations).
+    func exclusiveLock(_ key: Int64, in database: any SQLDatabase) async throws
+}
+
+extension SQLDatabaseProvider {
+    /// Runs the database while `body` uses it, then closes it.
+    package func withRunning<T>(_ body: () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.run() }
+            defer { group.cancelAll() }
+            try await ready()
+            return try await body()
+        }
+    }
+}

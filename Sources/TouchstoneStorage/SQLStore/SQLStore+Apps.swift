@@ -1,0 +1,93 @@
+import Foundation
+import SQLKit
+import TouchstoneProtocol
+
+extension SQLStore {
+    package func app(clientId: String) async throws -> AppRecord? {
+        try await provider.read { database in
+            try await database.raw("SELECT client_id, publisher, policy FROM apps WHERE client_id = \(bind: clientId)")
+                .first().map(Self.appRecord)
+        }
+    }
+
+    package func apps() async throws -> [AppRecord] {
+        try await provider.read { database in
+            try await database.raw("SELECT client_id, publisher, policy FROM apps ORDER BY client_id").all()
+                .map(Self.appRecord)
+        }
+    }
+
+    package func saveApp(_ app: AppRecord, at now: Date) async throws {
+        let policy = try Self.json(app.policy)
+        try await provider.write { database in
+            try await database.raw(
+                """
+                INSERT INTO apps (client_id, publisher, policy, created_at)
+                VALUES (\(bind: app.clientId), \(bind: app.publisher), \(bind: policy), \(bind: now.storedSeconds))
+                ON CONFLICT (client_id) DO UPDATE SET publisher = \(bind: app.publisher), policy = \(bind: policy)
+                """
+            ).run()
+        }
+    }
+
+    package func createDemoAppIfEmpty(_ app: AppRecord, at now: Date) async throws {
+        let policy = try Self.json(app.policy)
+        try await provider.write { database in
+            try await database.raw(
+                """
+                INSERT INTO apps (client_id, publisher, policy, created_at)
+                SELECT \(bind: app.clientId), \(bind: app.publisher), \(bind: policy), \(bind: now.storedSeconds)
+                WHERE NOT EXISTS (SELECT 1 FROM apps)
+                ON CONFLICT (client_id) DO NOTHING
+                """
+            ).run()
+        }
+    }
+
+    package func createAPIKey(_ key: APIKeyRecord, hash: String) async throws {
+        try await provider.write { database in
+            try await database.raw(
+                """
+                INSERT INTO api_keys (id, client_id, hash, created_at)
+                VALUES (\(bind: key.id), \(bind: key.clientId), \(bind: hash), \(bind: key.createdAt.storedSeconds))
+                """
+            ).run()
+        }
+    }
+
+    package func apiKeyClientId(hash: String) async throws -> String? {
+        try await provider.read { database in
+            try await database.raw(
+                "SELECT client_id FROM api_keys WHERE hash = \(bind: hash) AND revoked_at IS NULL"
+            ).first()?.string("client_id")
+        }
+    }
+
+    package func apiKeys() async throws -> [APIKeyRecord] {
+        try await provider.read { database in
+            try await database.raw("SELECT id, client_id, created_at, revoked_at FROM api_keys ORDER BY created_at, id")
+                .all().map { row in
+                    APIKeyRecord(
+                        id: try row.string("id"), clientId: try row.string("client_id"),
+                        createdAt: try row.date("created_at"), revokedAt: try row.optionalDate("revoked_at"))
+                }
+        }
+    }
+
+    package func revokeAPIKey(id: String, at: Date) async throws -> Bool {
+        try await provider.write { database in
+            try await database.raw(
+                """
+                UPDATE api_keys SET revoked_at = \(bind: at.storedSeconds)
+                WHERE id = \(bind: id) AND revoked_at IS NULL RETURNING id
+                """
+            ).first() != nil
+        }
+    }
+
+    private static func appRecord(_ row: any SQLRow) throws -> AppRecord {
+        AppRecord(
+            clientId: try row.string("client_id"), publisher: try row.string("publisher"),
+            policy: try storedPolicies.decode(try row.string("policy")))
+    }
+}

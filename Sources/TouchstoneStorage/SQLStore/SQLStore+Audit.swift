@@ -1,0 +1,44 @@
+import Foundation
+import SQLKit
+
+extension SQLStore {
+    package func audit(_ event: AuditEvent) async throws {
+        try await provider.write { database in
+            try await Self.insertAudit(event, in: database)
+        }
+    }
+
+    package static func insertAudit(_ event: AuditEvent, in database: any SQLDatabase) async throws {
+        let milliseconds = Int64((event.at.timeIntervalSince1970 * 1000).rounded(.down))
+        let id = RecordID.timeOrdered(at: event.at)
+        try await database.raw(
+            """
+            INSERT INTO audit_events (id, at_ms, event, outcome, user_id, device_id, client_id, ip, detail)
+            VALUES (\(bind: id), \(bind: milliseconds), \(bind: event.event),
+                \(bind: event.outcome), \(bind: event.userId), \(bind: event.deviceId), \(bind: event.clientId),
+                \(bind: event.ip), \(bind: event.detail))
+            """
+        ).run()
+    }
+
+    package func auditEvents(since: Date?, userId: String?) async throws -> [AuditEvent] {
+        let sinceMilliseconds = since.map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.down)) } ?? 0
+        return try await provider.read { database in
+            let filter: SQLQueryString =
+                userId.map { "AND user_id = \(bind: $0)" } ?? ""
+            return try await database.raw(
+                """
+                SELECT at_ms, event, outcome, user_id, device_id, client_id, ip, detail FROM audit_events
+                WHERE at_ms >= \(bind: sinceMilliseconds) \(filter) ORDER BY at_ms, id
+                """
+            ).all().map { row in
+                AuditEvent(
+                    at: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "at_ms", as: Int64.self)) / 1000),
+                    event: try row.string("event"), outcome: try row.string("outcome"),
+                    userId: try row.optionalString("user_id"), deviceId: try row.optionalString("device_id"),
+                    clientId: try row.optionalString("client_id"), ip: try row.optionalString("ip"),
+                    detail: try row.optionalString("detail"))
+            }
+        }
+    }
+}

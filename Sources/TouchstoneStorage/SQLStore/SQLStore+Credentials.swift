@@ -1,0 +1,34 @@
+import Foundation
+import SQLKit
+
+extension SQLStore {
+    package func setPIN(deviceId: String, pinHash: String) async throws -> Bool {
+        try await provider.write { database in
+            try await database.raw(
+                """
+                UPDATE devices SET pin_hash = \(bind: pinHash), pin_failures = 0, pin_locked_at = NULL
+                WHERE id = \(bind: deviceId) AND revoked_at IS NULL RETURNING id
+                """
+            ).first() != nil
+        }
+    }
+
+    package func setPassword(userId: String, passwordHash: String, keepingSession sessionId: String, at: Date) async throws {
+        try await provider.transaction { database in
+            try await database.raw("UPDATE users SET password_hash = \(bind: passwordHash) WHERE id = \(bind: userId)").run()
+            try await database.raw(
+                """
+                UPDATE sessions SET revoked_at = \(bind: at.storedSeconds), revoked_reason = 'password changed'
+                WHERE user_id = \(bind: userId) AND id <> \(bind: sessionId) AND revoked_at IS NULL
+                """
+            ).run()
+            // Enrolments started with the old password end, those waiting for approval included.
+            try await database.raw(
+                """
+                UPDATE enrollments SET state = 'cancelled'
+                WHERE user_id = \(bind: userId) AND state IN ('started', 'consumed', 'pending')
+                """
+            ).run()
+        }
+    }
+}

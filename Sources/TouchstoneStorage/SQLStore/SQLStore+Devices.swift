@@ -1,0 +1,101 @@
+import Foundation
+import SQLKit
+import TouchstoneProtocol
+
+extension SQLStore {
+    package static let deviceColumns = """
+        id, user_id, client_id, publisher, name, model, vendor_id, os, fingerprint, device_key, \
+        device_key_thumbprint, biometric_key, biometric_key_thumbprint, pin_hash, pin_failures, pin_locked_at, \
+        created_at, last_used_at, revoked_at, compromised
+        """
+
+    package func device(id: String) async throws -> DeviceRecord? {
+        try await provider.read { database in
+            try await database.raw("SELECT \(unsafeRaw: Self.deviceColumns) FROM devices WHERE id = \(bind: id)")
+                .first().map(Self.deviceRecord)
+        }
+    }
+
+    package func devices(userId: String) async throws -> [DeviceRecord] {
+        try await provider.read { database in
+            try await database.raw(
+                "SELECT \(unsafeRaw: Self.deviceColumns) FROM devices WHERE user_id = \(bind: userId) ORDER BY created_at, id"
+            ).all().map(Self.deviceRecord)
+        }
+    }
+
+    package func allDevices() async throws -> [DeviceRecord] {
+        try await provider.read { database in
+            try await database.raw("SELECT \(unsafeRaw: Self.deviceColumns) FROM devices ORDER BY created_at, id")
+                .all().map(Self.deviceRecord)
+        }
+    }
+
+    package func revokeDevice(id: String, reason: String, at: Date) async throws -> Bool {
+        try await provider.transaction { database in
+            try await Self.revokeDevice(id: id, reason: reason, at: at, in: database)
+        }
+    }
+
+    /// Revokes an active device, its sessions and the sessions it approved, inside the caller's transaction.
+    package static func revokeDevice(id: String, reason: String, at: Date, in database: any SQLDatabase) async throws -> Bool {
+        let revoked = try await database.raw(
+            """
+            UPDATE devices SET revoked_at = \(bind: at.storedSeconds), revoked_reason = \(bind: reason)
+            WHERE id = \(bind: id) AND revoked_at IS NULL RETURNING id
+            """
+        ).first() != nil
+        if revoked {
+            try await database.raw(
+                """
+                UPDATE sessions SET revoked_at = \(bind: at.storedSeconds), revoked_reason = \(bind: "device " + reason)
+                WHERE (device_id = \(bind: id) OR approved_by = \(bind: id)) AND revoked_at IS NULL
+                """
+            ).run()
+        }
+        return revoked
+    }
+
+    package func removeBiometricKey(deviceId: String) async throws -> Bool {
+        try await provider.write { database in
+            try await database.raw(
+                """
+                UPDATE devices SET biometric_key = NULL, biometric_key_thumbprint = NULL
+                WHERE id = \(bind: deviceId) AND revoked_at IS NULL RETURNING id
+                """
+            ).first() != nil
+        }
+    }
+
+    package static func insertDevice(_ device: DeviceRecord, in database: any SQLDatabase) async throws {
+        try await database.raw(
+            "INSERT INTO devices (\(unsafeRaw: deviceColumns)) VALUES (\(binds: try deviceValues(device)))"
+        ).run()
+    }
+
+    /// The values of ``deviceColumns`` for `device`, in that order.
+    package static func deviceValues(_ device: DeviceRecord) throws -> [any Encodable & Sendable] {
+        [
+            device.id, device.userId, device.clientId, device.publisher, device.name, device.model, device.vendorId,
+            device.os, device.fingerprint, try json(device.deviceKey), device.deviceKeyThumbprint,
+            try device.biometricKey.map(json), device.biometricKeyThumbprint, device.pinHash, device.pinFailures,
+            device.pinLockedAt?.storedSeconds, device.createdAt.storedSeconds, device.lastUsedAt?.storedSeconds,
+            device.revokedAt?.storedSeconds, device.compromised ? 1 : 0,
+        ]
+    }
+
+    package static func deviceRecord(_ row: any SQLRow) throws -> DeviceRecord {
+        DeviceRecord(
+            id: try row.string("id"), userId: try row.string("user_id"), clientId: try row.string("client_id"),
+            publisher: try row.string("publisher"), name: try row.string("name"), model: try row.string("model"),
+            vendorId: try row.string("vendor_id"), os: try row.string("os"), fingerprint: try row.string("fingerprint"),
+            deviceKey: try storedKeys.decode(try row.string("device_key")),
+            deviceKeyThumbprint: try row.string("device_key_thumbprint"),
+            biometricKey: try row.optionalString("biometric_key").map(storedKeys.decode),
+            biometricKeyThumbprint: try row.optionalString("biometric_key_thumbprint"),
+            pinHash: try row.optionalString("pin_hash"), pinFailures: try row.int("pin_failures"),
+            pinLockedAt: try row.optionalDate("pin_locked_at"), createdAt: try row.date("created_at"),
+            lastUsedAt: try row.optionalDate("last_used_at"), revokedAt: try row.optionalDate("revoked_at"),
+            compromised: try row.int("compromised") != 0)
+    }
+}

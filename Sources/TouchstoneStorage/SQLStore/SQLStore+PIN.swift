@@ -1,0 +1,89 @@
+import Foundation
+import SQLKit
+
+extension SQLStore {
+    /// Applies a checked PIN inside the caller's transaction: one conditional statement that resets the count, or counts
+    /// the failure and locks at the limit, only while the device is active, unlocked and holds the checked hash. The
+    /// statement locks the device's row until commit, so a concurrent revocation comes entirely before or after.
+    package static func apply(_ attempt: PINAttempt, deviceId: String, at: Date, in database: any SQLDatabase) async throws
+        -> PINOutcome
+    {
+        let unchanged: SQLQueryString = """
+            id = \(bind: deviceId) AND revoked_at IS NULL AND pin_locked_at IS NULL AND pin_hash = \(bind: attempt.pinHash)
+            """
+        if attempt.isRight {
+            if try await database.raw("UPDATE devices SET pin_failures = 0 WHERE \(unchanged) RETURNING id").first() != nil {
+                return .accepted
+            }
+        } else if let row = try await database.raw(
+            """
+            UPDATE devices SET pin_failures = pin_failures + 1,
+                pin_locked_at = CASE WHEN pin_failures + 1 >= \(bind: attempt.limit) THEN \(bind: at.storedSeconds) ELSE NULL END
+            WHERE \(unchanged)
+            RETURNING pin_failures, pin_locked_at
+            """
+        ).first() {
+            guard try row.optionalDate("pin_locked_at") == nil else { return .locked }
+            return .wrong(attemptsRemaining: max(0, attempt.limit - (try row.int("pin_failures"))))
+        }
+        let device = try await database.raw(
+            "SELECT revoked_at, pin_locked_at FROM devices WHERE id = \(bind: deviceId)"
+        ).first()
+        if try device?.optionalDate("revoked_at") != nil || device == nil { return .deviceRevoked }
+        if try device?.optionalDate("pin_locked_at") != nil { return .locked }
+        return .changed
+    }
+
+    /// Locks an active device's row until commit, provided it still holds the key that signed (the biometric key or
+    /// the device key with this thumbprint); `false` when it does not.
+    package static func lockActiveDevice(
+        _ deviceId: String, signedWithBiometricKey biometric: Bool, keyThumbprint: String, in database: any SQLDatabase
+    ) async throws -> Bool {
+        let keyColumn: SQLQueryString = biometric ? "biometric_key_thumbprint" : "device_key_thumbprint"
+        return try await database.raw(
+            """
+            UPDATE devices SET id = id
+            WHERE id = \(bind: deviceId) AND revoked_at IS NULL AND \(keyColumn) = \(bind: keyThumbprint)
+            RETURNING id
+            """
+        ).first() != nil
+    }
+
+    /// Whether the device is revoked (or gone), after ``lockActiveDevice(_:signedWithBiometricKey:keyThumbprint:in:)``
+    /// refused: otherwise its key was removed.
+    package static func isRevoked(_ deviceId: String, in database: any SQLDatabase) async throws -> Bool {
+        let row = try await database.raw("SELECT revoked_at FROM devices WHERE id = \(bind: deviceId)").first()
+        return try row?.optionalDate("revoked_at") != nil || row == nil
+    }
+
+    /// Locks the user's row until commit, provided the password hash is still `passwordHash`: what a password
+    /// allowed commits only if the password was not changed meanwhile (a change waits for it, or it sees the change).
+    package static func lockUnchangedPassword(userId: String, passwordHash: String, in database: any SQLDatabase) async throws
+        -> Bool
+    {
+        try await database.raw(
+            """
+            UPDATE users SET id = id WHERE id = \(bind: userId) AND password_hash = \(bind: passwordHash) RETURNING id
+            """
+        ).first() != nil
+    }
+}
+
+extension SQLStore {
+    /// The steps of a decision before its item's update, inside the caller's transaction: applies its PIN, then locks
+    /// the deciding device while it is active and holds the signing key. `nil` when the decision may be recorded.
+    package static func admitDecider(_ commit: DecisionCommit, in database: any SQLDatabase) async throws
+        -> DecisionCommit.Outcome?
+    {
+        if let pin = commit.pin {
+            let outcome = try await apply(pin, deviceId: commit.deviceId, at: commit.now, in: database)
+            guard outcome == .accepted else { return .pin(outcome) }
+        }
+        guard
+            try await lockActiveDevice(
+                commit.deviceId, signedWithBiometricKey: commit.signedWithBiometricKey,
+                keyThumbprint: commit.keyThumbprint, in: database)
+        else { return try await isRevoked(commit.deviceId, in: database) ? .deviceRevoked : .keyRemoved }
+        return nil
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import SQLKit
+
+extension SQLStore {
+    package func createPasswordSession(_ session: SessionRecord, refreshTokenHash: String, passwordHash: String) async throws
+        -> Bool
+    {
+        try await provider.transaction { database in
+            guard try await Self.lockUnchangedPassword(userId: session.userId, passwordHash: passwordHash, in: database)
+            else { return false }
+            try await Self.insertSession(session, refreshTokenHash: refreshTokenHash, in: database)
+            return true
+        }
+    }
+
+    package func createSession(_ session: SessionRecord, refreshTokenHash: String) async throws {
+        try await provider.transaction { database in
+            try await Self.insertSession(session, refreshTokenHash: refreshTokenHash, in: database)
+        }
+    }
+
+    package static func insertSession(_ session: SessionRecord, refreshTokenHash: String, in database: any SQLDatabase)
+        async throws
+    {
+        let amr = try json(session.amr)
+        try await database.raw(
+            """
+            INSERT INTO sessions (
+                id, user_id, device_id, client_id, amr, acr, auth_time, last_activity_at, created_at, approved_by)
+            VALUES (\(bind: session.id), \(bind: session.userId), \(bind: session.deviceId), \(bind: session.clientId),
+                \(bind: amr), \(bind: session.acr), \(bind: session.authTime.storedSeconds),
+                \(bind: session.lastActivityAt.storedSeconds), \(bind: session.createdAt.storedSeconds),
+                \(bind: session.approvedBy))
+            """
+        ).run()
+        try await database.raw(
+            """
+            INSERT INTO refresh_tokens (hash, session_id, created_at)
+            VALUES (\(bind: refreshTokenHash), \(bind: session.id), \(bind: session.createdAt.storedSeconds))
+            """
+        ).run()
+    }
+
+    package static let sessionColumns = """
+        s.id, s.user_id, s.device_id, s.client_id, s.amr, s.acr, s.auth_time, s.last_activity_at, s.created_at, \
+        s.revoked_at, s.approved_by
+        """
+
+    package func session(id: String) async throws -> SessionRecord? {
+        try await provider.read { database in
+            try await database.raw("SELECT \(unsafeRaw: Self.sessionColumns) FROM sessions s WHERE s.id = \(bind: id)")
+                .first().map(Self.sessionRecord)
+        }
+    }
+
+    package func refreshToken(hash: String) async throws -> (session: SessionRecord, rotated: Bool)? {
+        try await provider.read { database in
+            try await database.raw(
+                """
+                SELECT \(unsafeRaw: Self.sessionColumns), r.rotated_at
+                FROM refresh_tokens r JOIN sessions s ON s.id = r.session_id WHERE r.hash = \(bind: hash)
+                """
+            ).first().map { row in (try Self.sessionRecord(row), try row.optionalDate("rotated_at") != nil) }
+        }
+    }
+
+    package func rotateRefreshToken(hash: String, newHash: String, sessionId: String, at: Date) async throws -> Bool {
+        try await provider.transaction { database in
+            let rotated = try await database.raw(
+                """
+                UPDATE refresh_tokens SET rotated_at = \(bind: at.storedSeconds)
+                WHERE hash = \(bind: hash) AND rotated_at IS NULL
+                    AND session_id IN (SELECT id FROM sessions WHERE id = \(bind: sessionId) AND revoked_at IS NULL)
+                RETURNING hash
+                """
+            ).first() != nil
+            guard rotated else {
+                try await Self.revokeSession(id: sessionId, reason: "refresh token reused", at: at, in: database)
+                return false
+            }
+            try await database.raw(
+                """
+                INSERT INTO refresh_tokens (hash, session_id, created_at)
+                VALUES (\(bind: newHash), \(bind: sessionId), \(bind: at.storedSeconds))
+                """
+            ).run()
+            try await database.raw(
+                "UPDATE sessions SET last_activity_at = \(bind: at.storedSeconds) WHERE id = \(bind: sessionId)"
+            ).run()
+            return true
+        }
+    }
+
+    package func revokeSession(id: String, reason: String, at: Date) async throws {
+        try await provider.write { database in
+            try await Self.revokeSession(id: id, reason: reason, at: at, in: database)
+        }
+    }
+
+    package static func revokeSession(id: String, reason: String, at: Date, in database: any SQLDatabase) async throws {
+        try await database.raw(
+            """
+            UPDATE sessions SET revoked_at = \(bind: at.storedSeconds), revoked_reason = \(bind: reason)
+            WHERE id = \(bind: id) AND revoked_at IS NULL
+            """
+        ).run()
+    }
+
+    private static func sessionRecord(_ row: any SQLRow) throws -> SessionRecord {
+        SessionRecord(
+            id: try row.string("id"), userId: try row.string("user_id"), deviceId: try row.optionalString("device_id"),
+            clientId: try row.string("client_id"), amr: try fromJSON(try row.string("amr"), as: [String].self),
+            acr: try row.string("acr"), authTime: try row.date("auth_time"),
+            lastActivityAt: try row.date("last_activity_at"), createdAt: try row.date("created_at"),
+            revokedAt: try row.optionalDate("revoked_at"), approvedBy: try row.optionalString("approved_by"))
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import SQLKit
+
+extension SQLStore {
+    package static let webLoginColumns = """
+        id, user_id, client_id, publisher, number, numbers, poll_secret_hash, challenge, browser, ip, created_at, \
+        expires_at, status, decided_at, device_id, amr
+        """
+
+    package func createWebLogin(_ w: WebLoginRecord, limits: ApprovalLimits) async throws -> ItemStatus {
+        let now = w.createdAt.storedSeconds
+        let numbers = try Self.json(w.numbers)
+        return try await provider.transaction { database in
+            var status = w.status
+            if let userId = w.userId, status == .pending {
+                // Lock the user's row first, so that concurrent requests count one another (PostgreSQL).
+                try await database.raw("UPDATE users SET id = id WHERE id = \(bind: userId)").run()
+                let recent = try await database.raw(
+                    """
+                    SELECT
+                        SUM(CASE WHEN status = 'pending' AND expires_at > \(bind: now) THEN 1 ELSE 0 END) AS pending,
+                        SUM(CASE WHEN created_at > \(bind: now - limits.window) THEN 1 ELSE 0 END) AS recent,
+                        SUM(CASE WHEN status = 'denied' AND decided_at > \(bind: now - limits.coolDown) THEN 1 ELSE 0 END) AS denied
+                    FROM web_logins WHERE user_id = \(bind: userId)
+                    """
+                ).first()
+                let pending = try recent?.decode(column: "pending", as: Int?.self) ?? 0
+                let recentCount = try recent?.decode(column: "recent", as: Int?.self) ?? 0
+                let denied = try recent?.decode(column: "denied", as: Int?.self) ?? 0
+                if pending > 0 || recentCount >= limits.perWindow || denied > 0 { status = .suppressed }
+            }
+            try await database.raw(
+                """
+                INSERT INTO web_logins (\(unsafeRaw: Self.webLoginColumns))
+                VALUES (\(bind: w.id), \(bind: w.userId), \(bind: w.clientId), \(bind: w.publisher), \(bind: w.number),
+                    \(bind: numbers), \(bind: w.pollSecretHash), \(bind: w.challenge), \(bind: w.browser), \(bind: w.ip),
+                    \(bind: w.createdAt.storedSeconds), \(bind: w.expiresAt.storedSeconds), \(bind: status.rawValue),
+                    NULL, NULL, NULL)
+                """
+            ).run()
+            return status
+        }
+    }
+
+    package func webLogin(id: String) async throws -> WebLoginRecord? {
+        try await provider.read { database in
+            try await database.raw("SELECT \(unsafeRaw: Self.webLoginColumns) FROM web_logins WHERE id = \(bind: id)")
+                .first().map(Self.webLoginRecord)
+        }
+    }
+
+    package func pendingWebLogins(userId: String, publisher: String, now: Date) async throws -> [WebLoginRecord] {
+        try await provider.read { database in
+            try await database.raw(
+                """
+                SELECT \(unsafeRaw: Self.webLoginColumns) FROM web_logins
+                WHERE user_id = \(bind: userId) AND publisher = \(bind: publisher) AND status = 'pending'
+                    AND expires_at > \(bind: now.storedSeconds)
+                ORDER BY created_at, id
+                """
+            ).all().map(Self.webLoginRecord)
+        }
+    }
+
+    package func decideWebLogin(id: String, status: ItemStatus, amr: [String], by commit: DecisionCommit) async throws
+        -> DecisionCommit.Outcome
+    {
+        let amr = try Self.json(amr)
+        return try await provider.transaction { database in
+            if let refused = try await Self.admitDecider(commit, in: database) { return refused }
+            let now = commit.now.storedSeconds
+            return try await database.raw(
+                """
+                UPDATE web_logins SET status = \(bind: status.rawValue), decided_at = \(bind: now),
+                    device_id = \(bind: commit.deviceId), amr = \(bind: amr)
+                WHERE id = \(bind: id) AND status = 'pending' AND expires_at > \(bind: now)
+                RETURNING id
+                """
+            ).first() != nil ? .recorded : .notPending
+        }
+    }
+
+    package func deliverWebLogin(id: String, session: SessionRecord, refreshTokenHash: String) async throws -> WebLoginDelivery {
+        try await provider.transaction { database in
+            // The approving device's row stays locked until commit: its revocation comes wholly before (no session) or
+            // after (and ends the session, which it approved).
+            guard let approver = session.approvedBy,
+                try await database.raw(
+                    "UPDATE devices SET id = id WHERE id = \(bind: approver) AND revoked_at IS NULL RETURNING id"
+                ).first() != nil
+            else { return .approverInactive }
+            guard
+                try await database.raw(
+                    """
+                    UPDATE web_logins SET delivered = 1
+                    WHERE id = \(bind: id) AND status = 'approved' AND delivered = 0 AND device_id = \(bind: approver)
+                    RETURNING id
+                    """
+                ).first() != nil
+            else { return .alreadyDelivered }
+            try await Self.insertSession(session, refreshTokenHash: refreshTokenHash, in: database)
+            return .delivered
+        }
+    }
+
+    private static func webLoginRecord(_ row: any SQLRow) throws -> WebLoginRecord {
+        WebLoginRecord(
+            id: try row.string("id"), userId: try row.optionalString("user_id"), clientId: try row.string("client_id"),
+            publisher: try row.string("publisher"), number: try row.int("number"),
+            numbers: try fromJSON(try row.string("numbers"), as: [Int].self),
+            pollSecretHash: try row.string("poll_secret_hash"), challenge: try row.string("challenge"),
+            browser: try row.string("browser"), ip: try row.string("ip"), createdAt: try row.date("created_at"),
+            expiresAt: try row.date("expires_at"), status: ItemStatus(rawValue: try row.string("status")) ?? .denied,
+            decidedAt: try row.optionalDate("decided_at"), deviceId: try row.optionalString("device_id"),
+            amr: try row.optionalString("amr").map { try fromJSON($0, as: [String].self) })
+    }
+}

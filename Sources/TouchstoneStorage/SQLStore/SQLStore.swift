@@ -1,0 +1,59 @@
+import Foundation
+import SQLKit
+import TouchstoneProtocol
+
+/// The store on any SQL database SQLKit speaks: the same statements serve SQLite and PostgreSQL.
+package final class SQLStore: TouchstoneStore {
+    package let provider: any SQLDatabaseProvider
+    /// Device public keys (JWK text) and app policies, decoded once per distinct text.
+    package static let storedKeys = DecodedJSONCache<PublicJWK>(capacity: 32_768)
+    package static let storedPolicies = DecodedJSONCache<AppPolicy>(capacity: 1_024)
+
+    package init(provider: any SQLDatabaseProvider) {
+        self.provider = provider
+    }
+
+    /// Runs the migrations.
+    package func migrate() async throws {
+        try await Migrations.run(on: provider)
+    }
+
+    package static func json<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+
+    package static func fromJSON<T: Decodable>(_ text: String, as type: T.Type) throws -> T {
+        try JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+}
+
+extension Date {
+    /// Whole seconds since 1970, as stored.
+    package var storedSeconds: Int64 { Int64(timeIntervalSince1970.rounded(.down)) }
+
+    package init(storedSeconds: Int64) {
+        self.init(timeIntervalSince1970: TimeInterval(storedSeconds))
+    }
+}
+
+extension SQLRow {
+    package func string(_ column: String) throws -> String {
+        try decode(column: column, as: String.self)
+    }
+
+    package func optionalString(_ column: String) throws -> String? {
+        try decode(column: column, as: String?.self)
+    }
+
+    package func int(_ column: String) throws -> Int {
+        try decode(column: column, as: Int.self)
+    }
+
+    package func date(_ column: String) throws -> Date {
+        Date(storedSeconds: try decode(column: column, as: Int64.self))
+    }
+
+    package func optionalDate(_ column: String) throws -> Date? {
+        try decode(column: column, as: Int64?.self).map(Date.init(storedSeconds:))
+    }
+}

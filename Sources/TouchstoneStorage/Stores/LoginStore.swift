@@ -1,0 +1,6 @@
+/// The login transaction of a verified assertion. Every method is atomic on its own.
+package protocol LoginStore: Sendable {
+    /// In one transaction: consumes a verified login assertion's challenge (which spends the assertion) and applies
+    /// the login's effect (see ``LoginCommit``), stopping at the first step that refuses; the steps before it stay written.
+    func commitLogin(_ login: LoginCommit) async throws -> LoginCommit.Outcome
+}
