@@ -66,7 +66,6 @@ let package = Package(
             name: "TouchstoneStorage",
             dependencies: [
                 "TouchstoneProtocol",
-                "TouchstoneCrypto",
                 "CSQLite",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
@@ -87,6 +86,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
@@ -94,8 +94,6 @@ let package = Package(
             name: "TouchstoneHTTP",
             dependencies: [
                 "TouchstoneProtocol",
-                "TouchstoneCrypto",
-                "TouchstoneWebAuthn",
                 "TouchstoneDomain",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -107,6 +105,7 @@ let package = Package(
             name: "TouchstoneServer",
             dependencies: [
                 "TouchstoneProtocol",
+                "TouchstoneCrypto",
                 "TouchstoneStorage",
                 "TouchstoneDomain",
                 "TouchstoneHTTP",

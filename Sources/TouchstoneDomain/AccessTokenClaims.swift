@@ -11,7 +11,7 @@ package struct AccessTokenClaims: JWTPayload, Equatable {
     package var iss: String
     package var aud: String
     package var sub: String
-    package var sid: String
+    var sid: String
     package var did: String?
     package var amr: [String]
     package var acr: String

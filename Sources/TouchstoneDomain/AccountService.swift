@@ -7,7 +7,7 @@ package struct AccountService: Sendable {
     package let environment: ServiceEnvironment
 
     /// Unicode code points (`unicodeScalars.count`), every one of which counts (see ``PasswordHasher``).
-    package static let passwordLength = 8...1024
+    static let passwordLength = 8...1024
 
     /// Creates an account.
     package func create(_ request: CreateAccountRequest, ip: String) async throws -> CreateAccountResponse {
@@ -32,7 +32,7 @@ package struct AccountService: Sendable {
 
     /// Checks a password with throttling; unknown usernames cost the same bcrypt work as known ones.
     /// - Throws: 429 `too_many_attempts` while throttled, 401 `invalid_credentials` for any wrong pair.
-    package func verifyPassword(username: String, password: String, clientId: String, ip: String, event: String) async throws
+    func verifyPassword(username: String, password: String, clientId: String, ip: String, event: String) async throws
         -> UserRecord
     {
         try await environment.throttle.admit(username: username, address: ip)
@@ -72,7 +72,7 @@ package struct AccountService: Sendable {
     }
 
     /// 1–64 code points under ``TextRules``; otherwise 400 `invalid_request`.
-    package static func checkUsername(_ username: String) throws {
+    static func checkUsername(_ username: String) throws {
         try TextRules.check(username, field: "username", length: 1...64)
     }
 

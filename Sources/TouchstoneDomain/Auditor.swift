@@ -5,7 +5,7 @@ import TouchstoneStorage
 /// Writes audit events; a failure to audit is logged and never turns an answer into an error.
 ///
 /// ⚠️ Never pass a PIN, password, assertion or token in `detail`.
-package struct Auditor: Sendable {
+struct Auditor: Sendable {
     package let store: any TouchstoneStore
     package let clock: any WallClock
     package let logger: Logger
@@ -25,7 +25,7 @@ package struct Auditor: Sendable {
     }
 
     /// Runs `body` and records the code of the refusal it throws as `event` (and `ok` when `success` is set).
-    package func recording<T: Sendable>(
+    func recording<T: Sendable>(
         _ event: String, userId: String? = nil, deviceId: String? = nil, clientId: String? = nil, ip: String,
         success: Bool = true, _ body: () async throws -> T
     ) async throws -> T {

@@ -3,8 +3,8 @@ import TouchstoneStorage
 
 /// An address range such as `10.0.0.0/8` or `fd00::/8`, for `--trusted-proxy`.
 public struct CIDR: Sendable, Equatable, CustomStringConvertible {
-    package let network: [UInt8]
-    package let prefixLength: Int
+    let network: [UInt8]
+    let prefixLength: Int
     public let description: String
 
     /// - Throws: ``ConfigurationError`` when the text is not an IPv4 or IPv6 range.

@@ -2,7 +2,7 @@ import TouchstoneStorage
 
 /// The claims of a `touchstone-confirmation+jwt`: the server's statement of how a confirmation was decided, signed with
 /// its access-token key.
-package struct ConfirmationReceipt: Encodable, Sendable {
+struct ConfirmationReceipt: Encodable, Sendable {
     package static let type = "touchstone-confirmation+jwt"
 
     package let iss: String
@@ -10,7 +10,7 @@ package struct ConfirmationReceipt: Encodable, Sendable {
     package let aud: String
     package let sub: String
     /// The confirmation's id.
-    package let cid: String
+    let cid: String
     package let txn: String
     /// `approve` or `deny`: the device's word.
     package let decision: String

@@ -8,7 +8,7 @@ import TouchstoneStorage
 package struct ConfirmationService: Sendable {
     package let environment: ServiceEnvironment
 
-    package static let lifetimes = 30...600
+    static let lifetimes = 30...600
 
     /// `POST /v1/confirmations`: unknown users get the same answer, and nothing is ever delivered for them.
     package func create(_ request: ConfirmationRequest, by app: AuthenticatedApp, ip: String) async throws -> ConfirmationCreated {
@@ -103,7 +103,7 @@ package struct ConfirmationService: Sendable {
     }
 
     /// `^(0|[1-9][0-9]*)(\.[0-9]{1,4})?$`
-    package static func isAmount(_ amount: String) -> Bool {
+    static func isAmount(_ amount: String) -> Bool {
         let parts = amount.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let isDigits = { (part: Substring) in !part.isEmpty && part.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
         guard let whole = parts.first, isDigits(whole), whole == "0" || whole.first != "0" else { return false }

@@ -4,13 +4,13 @@ import TouchstoneProtocol
 import TouchstoneStorage
 
 /// An inbox item as a decision sees it.
-package struct DecisionTarget: Sendable {
+struct DecisionTarget: Sendable {
     package let id: String
     package let challenge: String
     package let expiresAt: Date
-    package let isDecided: Bool
+    let isDecided: Bool
     /// Whether the item was sent to this device.
-    package let isRecipient: @Sendable (DeviceRecord) -> Bool
+    let isRecipient: @Sendable (DeviceRecord) -> Bool
     /// The transaction hash a confirmation's decision must commit to.
     package let txn: String?
     /// The app that asks: its policy applies to the decision as to a login.
@@ -19,11 +19,11 @@ package struct DecisionTarget: Sendable {
 
 /// Decisions on inbox items: a `touchstone-decision+jwt` from a device the item was sent to, signed by its
 /// biometric key, or by its device key with the PIN (counted like a login's).
-package struct DecisionService: Sendable {
+struct DecisionService: Sendable {
     package let environment: ServiceEnvironment
 
     /// A verified decision, before it is recorded.
-    package struct Decision: Sendable {
+    struct Decision: Sendable {
         package let device: DeviceRecord
         package let claims: DecisionClaims
         /// The SHA-256 of the device's decision token: all that is kept of it (it may carry a PIN).
@@ -80,7 +80,7 @@ package struct DecisionService: Sendable {
     }
 
     /// Turns what recording a decision did into its refusal, if any.
-    package static func settle(_ outcome: DecisionCommit.Outcome) throws {
+    static func settle(_ outcome: DecisionCommit.Outcome) throws {
         switch outcome {
         case .recorded: return
         case .notPending: throw alreadyDecided

@@ -8,7 +8,7 @@ import TouchstoneStorage
 /// It caches only immutable key material: the entry for a JWK is the verifier of exactly that JWK. Which key a
 /// device may sign with is still read from the device's row on every use, so a revoked device, or a biometric key
 /// removed by opt-out, is refused as before, on every instance at once.
-package final class DeviceKeyCache: Sendable {
+final class DeviceKeyCache: Sendable {
     private let capacity: Int
     private let keys = Mutex<[PublicJWK: DevicePublicKey]>([:])
 

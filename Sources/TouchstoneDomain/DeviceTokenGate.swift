@@ -10,11 +10,11 @@ import TouchstoneStorage
 ///
 /// A login assertion is the one token spent otherwise: by consuming the challenge it answers, in the login
 /// transaction (``LoginCommit``), so that no digest of it need be kept.
-package struct DeviceTokenGate: Sendable {
+struct DeviceTokenGate: Sendable {
     package let environment: ServiceEnvironment
 
     /// A token whose signature and claims verified, not spent yet: it has no effect until it is.
-    package struct Verified<Claims: DeviceTokenClaims>: Sendable {
+    struct Verified<Claims: DeviceTokenClaims>: Sendable {
         package let claims: Claims
         /// SHA-256 of the compact token, as recorded when spent.
         package let digest: String
@@ -40,19 +40,19 @@ package struct DeviceTokenGate: Sendable {
 
     /// Spends verified tokens: each is recorded as used until it expires.
     /// - Throws: `replayed` when one was spent before (those before it in `tokens` stay spent).
-    package func spend<Claims>(_ tokens: [Verified<Claims>], replayed: ProblemError) async throws {
+    func spend<Claims>(_ tokens: [Verified<Claims>], replayed: ProblemError) async throws {
         for token in tokens {
             try await spend(digest: token.digest, until: token.claims.exp, replayed: replayed)
         }
     }
 
     /// Spends a verified token.
-    package func spend<Claims>(_ token: Verified<Claims>, replayed: ProblemError) async throws {
+    func spend<Claims>(_ token: Verified<Claims>, replayed: ProblemError) async throws {
         try await spend([token], replayed: replayed)
     }
 
     /// Spends the verified token with this digest (a legacy TouchIDAuth JWT, which is not a device token of ours).
-    package func spend(digest: String, until expiry: Int64, replayed: ProblemError) async throws {
+    func spend(digest: String, until expiry: Int64, replayed: ProblemError) async throws {
         let first = try await environment.store.recordUsedToken(
             digest: digest, expiresAt: Date(timeIntervalSince1970: TimeInterval(expiry)))
         guard first else { throw replayed }

@@ -8,7 +8,7 @@ package struct InboxService: Sendable {
 
     package static let longestWait = 30
     /// How often a waiting long-poll looks again.
-    package static let pollInterval: Duration = .milliseconds(250)
+    static let pollInterval: Duration = .milliseconds(250)
 
     /// The device's inbox: at once when items wait, otherwise when one arrives or after `waitSeconds` (at most 30).
     package func inbox(of device: AuthenticatedDevice, waitSeconds: Int) async throws -> Inbox {

@@ -13,7 +13,7 @@ import _CryptoExtras
 package struct LegacyService: Sendable {
     package let environment: ServiceEnvironment
 
-    package static let longestLifetime: Int64 = 60
+    static let longestLifetime: Int64 = 60
     package static let clientId = AppRecord.demo.clientId
 
     /// `POST /pubkey`: registers `key` (base64 of a PKCS#1 `RSA PUBLIC KEY` PEM) for the user, after the password.

@@ -5,7 +5,7 @@ import TouchstoneStorage
 /// The one PIN check, for logins and decisions alike: bcrypt against the hash read with the device, off the event
 /// loop. Its ``PINAttempt`` is applied by the transaction that acts on it (``SQLStore/apply(_:deviceId:at:in:)``), which
 /// counts a wrong PIN, resets the count after a right one, and locks at the app's `maxPinAttempts`.
-package struct PINCheck: Sendable {
+struct PINCheck: Sendable {
     package let environment: ServiceEnvironment
 
     /// Checks `pin` against `device`'s PIN hash; a locked PIN is not checked (the transaction finds it locked and counts

@@ -14,7 +14,7 @@ package struct PasskeyService: Sendable {
     package let environment: ServiceEnvironment
 
     /// The name a passkey gets when none is given.
-    package static let defaultName = "Passkey"
+    static let defaultName = "Passkey"
 
     private func passkeys() throws(WebAuthnError) -> Passkeys {
         try Passkeys(relyingParty: environment.settings.relyingParty)
@@ -216,7 +216,7 @@ package struct PasskeyService: Sendable {
         Array(userId.utf8)
     }
 
-    package static func randomBytes() -> [UInt8] {
+    static func randomBytes() -> [UInt8] {
         SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
     }
 
@@ -262,20 +262,20 @@ package struct PasskeyService: Sendable {
 
 /// `{ceremonyId, publicKey}`: the options of a started ceremony.
 package struct CeremonyOptions<Options: Encodable & Sendable>: Encodable, Sendable {
-    package var ceremonyId: String
+    var ceremonyId: String
     package var publicKey: Options
 }
 
 /// `POST /v1/webauthn/registration/verify`.
 package struct PasskeyRegistrationFinish: Decodable, Sendable {
-    package var ceremonyId: String
+    var ceremonyId: String
     package var credential: RegistrationResponseJSON
     package var name: String?
 }
 
 /// `POST /v1/webauthn/authentication/verify`.
 package struct PasskeyAuthenticationFinish: Decodable, Sendable {
-    package var ceremonyId: String
+    var ceremonyId: String
     package var credential: AuthenticationResponseJSON
     package var clientId: String?
 }

@@ -11,20 +11,20 @@ package struct PasswordThrottle: Sendable {
     package let clock: any WallClock
 
     /// Failures an account may have before delays start; the 6th attempt inside the delay is refused.
-    package static let freeAccountFailures = 5
+    static let freeAccountFailures = 5
     /// Failures one address may have (across accounts) before delays start.
-    package static let freeAddressFailures = 20
+    static let freeAddressFailures = 20
     /// An address's count loses one failure per this many seconds, so that a few typos behind one NAT fade instead of
     /// delaying everybody there for a day. An account's count is cleared only by its right password.
-    package static let addressDecaySeconds: Int64 = 60
-    package static let longestDelay: TimeInterval = 900
+    static let addressDecaySeconds: Int64 = 60
+    static let longestDelay: TimeInterval = 900
 
-    package static func accountKey(_ username: String) -> String { "account:" + username.lowercased() }
-    package static func addressKey(_ address: String) -> String { "address:" + address }
+    static func accountKey(_ username: String) -> String { "account:" + username.lowercased() }
+    static func addressKey(_ address: String) -> String { "address:" + address }
 
     /// Counts one password attempt for the account and the address, unless either is delayed now.
     /// - Throws: 429 `too_many_attempts` with `Retry-After` while either is delayed; nothing is counted then.
-    package func admit(username: String, address: String) async throws {
+    func admit(username: String, address: String) async throws {
         let now = clock.now()
         let counters = [
             ThrottleCounter(key: Self.accountKey(username), decaySeconds: 0) {

@@ -12,11 +12,11 @@ package struct ServiceEnvironment: Sendable {
     package let signer: TokenSigner
     package let logger: Logger
     /// Parsed device keys, shared by every copy of this environment.
-    package let deviceKeys = DeviceKeyCache()
+    let deviceKeys = DeviceKeyCache()
 
-    package var auditor: Auditor { Auditor(store: store, clock: clock, logger: logger) }
+    var auditor: Auditor { Auditor(store: store, clock: clock, logger: logger) }
     package var throttle: PasswordThrottle { PasswordThrottle(store: store, clock: clock) }
-    package var tokenRules: DeviceTokenRules { DeviceTokenRules(audience: settings.issuer) }
+    var tokenRules: DeviceTokenRules { DeviceTokenRules(audience: settings.issuer) }
 
     /// The app with this client id, or 404 `app_not_found`.
     package func app(_ clientId: String) async throws -> AppRecord {

@@ -10,7 +10,7 @@ package struct AccessIdentity: Sendable {
 
     package var userId: String { claims.sub }
     package var deviceId: String? { claims.did }
-    package var isPrivileged: Bool { claims.scope.split(separator: " ").contains("privileged") }
+    var isPrivileged: Bool { claims.scope.split(separator: " ").contains("privileged") }
 }
 
 /// A session ready to be stored, with the tokens to return once it is.
@@ -84,7 +84,7 @@ package struct SessionService: Sendable {
 
     /// Verifies a device's request token (`touchstone-request+jwt`) of a `method` call to `path`.
     /// - Returns: the device, active.
-    package func verifyDeviceProof(_ authorization: String?, deviceId: String, method: String, path: String)
+    func verifyDeviceProof(_ authorization: String?, deviceId: String, method: String, path: String)
         async throws -> DeviceRecord
     {
         let invalid = Self.invalidDeviceProof
@@ -131,7 +131,7 @@ package struct SessionService: Sendable {
     }
 
     /// The verified access token of a live session, whoever presents it (for introspection); `nil` otherwise.
-    package func liveIdentity(of token: String) async throws -> AccessIdentity? {
+    func liveIdentity(of token: String) async throws -> AccessIdentity? {
         guard let claims = try await environment.signer.verify(token),
             let session = try await environment.store.session(id: claims.sid), session.revokedAt == nil,
             session.userId == claims.sub, session.deviceId == claims.did

@@ -5,7 +5,7 @@ import TouchstoneProtocol
 package struct StepUpService: Sendable {
     package let environment: ServiceEnvironment
 
-    package static let privilegedScope = "session privileged"
+    static let privilegedScope = "session privileged"
 
     /// `POST /v1/step-up`: only `aal2` sessions (a device or a passkey) can step up.
     package func stepUp(_ identity: AccessIdentity, password: String, ip: String) async throws -> StepUpToken {
@@ -61,7 +61,7 @@ package struct StepUpService: Sendable {
         }
     }
 
-    package static func requirePrivilege(_ identity: AccessIdentity) throws {
+    static func requirePrivilege(_ identity: AccessIdentity) throws {
         guard identity.isPrivileged else {
             throw ProblemError(.stepUpRequired)
         }

@@ -7,7 +7,7 @@ import TouchstoneStorage
 /// compared scalar by scalar (Swift's `==` on strings calls canonically equivalent spellings equal), and may hold no
 /// scalar of category Cc, Cf, Zl or Zp and no Default_Ignorable_Code_Point scalar, so that what is stored is what
 /// is seen.
-package enum TextRules {
+enum TextRules {
     /// What the text is for, which decides the rules beyond the common ones.
     package enum Use: Sendable {
         /// A name that identifies something (username, device, passkey): no white space at either end.

@@ -10,7 +10,7 @@ import TouchstoneStorage
 /// rotated by `admin signing-key rotate`. Instances on one database use and publish the same keys.
 package actor TokenSigner {
     /// How long a new key is published before it signs.
-    package static let activationDelay: TimeInterval = 600
+    static let activationDelay: TimeInterval = 600
 
     private let store: any TouchstoneStore
     private let clock: any WallClock

@@ -9,7 +9,7 @@ public struct TouchstoneRequestContext: RequestContext {
     /// The socket peer's address, when the channel has one.
     public let peerAddress: String?
     /// The client's address: the peer, or the last `X-Forwarded-For` hop behind a trusted proxy.
-    package var clientAddress: String
+    var clientAddress: String
     /// The caller of a route behind ``BearerAuthenticator``.
     package var identity: AccessIdentity?
     /// The app of a route behind ``APIKeyAuthenticator``.
@@ -27,19 +27,19 @@ public struct TouchstoneRequestContext: RequestContext {
     public var maxUploadSize: Int { 64 * 1024 }
 
     /// The Bearer caller; 401 on a route no authenticator guards (a wiring mistake, never the client's).
-    package func requireIdentity() throws -> AccessIdentity {
+    func requireIdentity() throws -> AccessIdentity {
         guard let identity else { throw ProblemError.unauthorized }
         return identity
     }
 
     /// The API key's app; 401 on a route no authenticator guards.
-    package func requireApp() throws -> AuthenticatedApp {
+    func requireApp() throws -> AuthenticatedApp {
         guard let app else { throw ProblemError(.unauthorized, detail: "A valid API key is required.") }
         return app
     }
 
     /// The device that signed the request; 401 on a route no authenticator guards.
-    package func requireDevice() throws -> AuthenticatedDevice {
+    func requireDevice() throws -> AuthenticatedDevice {
         guard let device else { throw ProblemError(.deviceProofRequired) }
         return device
     }

@@ -29,7 +29,7 @@ package enum TouchstoneRouter {
     }
 
     /// `openapi.yaml`, served at `GET /openapi.yaml`.
-    package static let openAPIDocument: String = {
+    static let openAPIDocument: String = {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml", subdirectory: "Resources"),
             let text = try? String(contentsOf: url, encoding: .utf8)
         else { return "" }

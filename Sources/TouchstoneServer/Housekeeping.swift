@@ -8,8 +8,13 @@ struct Housekeeping: Service {
     let store: any HousekeepingStore
     let clock: any WallClock
     let logger: Logger
+    /// Finishes once the database is migrated: the services of a group start together.
+    let after: AsyncStream<Void>
 
     func run() async throws {
+        await cancelWhenGracefulShutdown {
+            for await _ in after {}
+        }
         while !Task.isShuttingDownGracefully {
             do {
                 try await store.purgeExpired(now: clock.now())

@@ -18,12 +18,16 @@ public final class TouchstoneRuntime: Sendable {
     package let services: Services
     package let store: SQLStore
     private let web: WebController
+    /// Finishes once the database is ready (``prepare()``): housekeeping waits for it.
+    private let prepared: AsyncStream<Void>
+    private let preparedContinuation: AsyncStream<Void>.Continuation
 
     private init(environment: ServiceEnvironment, store: SQLStore, web: WebController) {
         self.environment = environment
         self.services = Services(environment: environment)
         self.store = store
         self.web = web
+        (prepared, preparedContinuation) = AsyncStream.makeStream()
     }
 
     /// Opens the database (SQLite's file; PostgreSQL connects once it runs) and builds the services over it, reading
@@ -68,6 +72,7 @@ public final class TouchstoneRuntime: Sendable {
         try await store.migrate()
         try await store.createDemoAppIfEmpty(.demo, at: environment.clock.now())
         try await environment.signer.start()
+        preparedContinuation.finish()
     }
 
     /// The router with every route and middleware.
@@ -84,7 +89,10 @@ public final class TouchstoneRuntime: Sendable {
         var application = Application(
             router: router(),
             configuration: .init(address: .hostname(host, port: port), serverName: "touchstone"),
-            services: [store.provider, Housekeeping(store: store, clock: environment.clock, logger: environment.logger)],
+            services: [
+                store.provider,
+                Housekeeping(store: store, clock: environment.clock, logger: environment.logger, after: prepared),
+            ],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: environment.logger)
         application.beforeServerStarts { try await self.prepare() }

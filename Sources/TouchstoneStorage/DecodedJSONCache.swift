@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// The text is the key, so an entry can never be stale: a changed row has other text and is decoded afresh. It
 /// caches parsing only; every read still reads the row.
-package final class DecodedJSONCache<Value: Decodable & Sendable>: Sendable {
+final class DecodedJSONCache<Value: Decodable & Sendable>: Sendable {
     private let capacity: Int
     private let values = Mutex<[String: Value]>([:])
 

@@ -4,7 +4,7 @@ import SQLKit
 ///
 /// Times are integer seconds since 1970 (audit times in milliseconds); booleans are 0/1 integers; binary values
 /// and JSON are text. Each migration runs in one transaction and is recorded in `schema_migrations`.
-package enum Migrations {
+enum Migrations {
     package static let all: [[String]] = [
         [
             """
@@ -263,7 +263,7 @@ package enum Migrations {
     ]
 
     /// The advisory lock migrations hold (PostgreSQL); any constant shared by every instance.
-    package static let lockKey: Int64 = 0x746F_7563_6873
+    static let lockKey: Int64 = 0x746F_7563_6873
 
     /// Brings the schema up to date; safe to run from several processes at once.
     package static func run(on provider: any SQLDatabaseProvider) async throws {

@@ -7,14 +7,14 @@ import Hummingbird
 /// styles and requests from this origin only, no inline script or style, no framing, no form posts elsewhere.
 package struct WebController: Sendable {
     /// The policy of the page itself; every other answer keeps the server's `default-src 'none'`.
-    package static let pagePolicy =
+    static let pagePolicy =
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     package let page: WebAsset
     package let script: WebAsset
-    package let styles: WebAsset
-    package let icon: WebAsset
+    let styles: WebAsset
+    let icon: WebAsset
 
     /// The bundled files, the page naming `accountClientId` as the app it signs in to.
     /// - Throws: ``WebAssetMissing`` when one is not in the resources.

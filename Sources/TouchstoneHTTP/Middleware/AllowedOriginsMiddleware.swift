@@ -5,11 +5,11 @@ import Hummingbird
 /// an answer; any other origin gets no CORS header, so browsers keep its pages from reading our answers.
 ///
 /// No credentials mode: the page sends its tokens in `Authorization`, never in cookies.
-package struct AllowedOriginsMiddleware<Context: RequestContext>: RouterMiddleware {
+struct AllowedOriginsMiddleware<Context: RequestContext>: RouterMiddleware {
     package let origins: Set<String>
 
-    package static var allowedMethods: String { "GET, POST, PUT, DELETE" }
-    package static var allowedHeaders: String { "authorization, content-type, x-poll-secret" }
+    static var allowedMethods: String { "GET, POST, PUT, DELETE" }
+    static var allowedHeaders: String { "authorization, content-type, x-poll-secret" }
 
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response

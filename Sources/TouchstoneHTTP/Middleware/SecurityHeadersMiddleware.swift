@@ -4,7 +4,7 @@ import TouchstoneProtocol
 
 /// Headers every answer carries. A route that sets its own Content-Security-Policy (the web page) keeps it; every
 /// other answer gets `default-src 'none'; frame-ancestors 'none'`.
-package struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
@@ -19,8 +19,8 @@ package struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlew
 }
 
 extension HTTPField.Name {
-    package static let referrerPolicy = Self("Referrer-Policy")!
+    static let referrerPolicy = Self("Referrer-Policy")!
     package static let pollSecret = Self(TouchstoneHeader.pollSecret)!
     package static let deviceProof = Self(TouchstoneHeader.deviceProof)!
-    package static let xForwardedFor = Self("X-Forwarded-For")!
+    static let xForwardedFor = Self("X-Forwarded-For")!
 }

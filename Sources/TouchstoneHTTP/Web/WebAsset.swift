@@ -6,7 +6,7 @@ import NIOCore
 package struct WebAsset: Sendable {
     /// The name under `Web/Assets`, e.g. `app.js`.
     package let name: String
-    package let contentType: String
+    let contentType: String
     package let body: ByteBuffer
 
     /// Reads `name` from the bundled `Assets` folder.
@@ -32,7 +32,7 @@ extension WebAsset {
 }
 
 /// A file of the web page is missing from the built resources.
-package struct WebAssetMissing: Error, CustomStringConvertible {
+struct WebAssetMissing: Error, CustomStringConvertible {
     package let name: String
 
     package var description: String { "the web page's file \(name) is missing from the server's resources; rebuild the package" }

@@ -1,7 +1,7 @@
 /// How often a user's devices may be asked to approve something (new devices, web logins): one request pending at a
 /// time, at most `perWindow` per `window` seconds, and none for `coolDown` seconds after a denial.
 package struct ApprovalLimits: Sendable {
-    package let perWindow: Int
+    let perWindow: Int
     package let window: Int64
     package let coolDown: Int64
 

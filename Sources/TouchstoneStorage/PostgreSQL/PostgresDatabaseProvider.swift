@@ -130,7 +130,7 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
     }
 
     /// The database did not answer in time.
-    package struct DatabaseUnavailable: Error, CustomStringConvertible {
+    struct DatabaseUnavailable: Error, CustomStringConvertible {
         package let what: String
         package var description: String { "PostgreSQL \(what)" }
     }

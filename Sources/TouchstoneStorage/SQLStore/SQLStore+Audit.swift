@@ -8,7 +8,7 @@ extension SQLStore {
         }
     }
 
-    package static func insertAudit(_ event: AuditEvent, in database: any SQLDatabase) async throws {
+    static func insertAudit(_ event: AuditEvent, in database: any SQLDatabase) async throws {
         let milliseconds = Int64((event.at.timeIntervalSince1970 * 1000).rounded(.down))
         let id = RecordID.timeOrdered(at: event.at)
         try await database.raw(

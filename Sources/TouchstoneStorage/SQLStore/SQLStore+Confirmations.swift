@@ -2,7 +2,7 @@ import Foundation
 import SQLKit
 
 extension SQLStore {
-    package static let confirmationColumns = """
+    static let confirmationColumns = """
         id, client_id, publisher, user_id, text, amount, currency, payee, txn, challenge, created_at, expires_at, \
         status, decided_at, device_id, amr
         """

@@ -67,7 +67,7 @@ extension SQLStore {
         }
     }
 
-    package static func insertDevice(_ device: DeviceRecord, in database: any SQLDatabase) async throws {
+    static func insertDevice(_ device: DeviceRecord, in database: any SQLDatabase) async throws {
         try await database.raw(
             "INSERT INTO devices (\(unsafeRaw: deviceColumns)) VALUES (\(binds: try deviceValues(device)))"
         ).run()
@@ -84,7 +84,7 @@ extension SQLStore {
         ]
     }
 
-    package static func deviceRecord(_ row: any SQLRow) throws -> DeviceRecord {
+    static func deviceRecord(_ row: any SQLRow) throws -> DeviceRecord {
         DeviceRecord(
             id: try row.string("id"), userId: try row.string("user_id"), clientId: try row.string("client_id"),
             publisher: try row.string("publisher"), name: try row.string("name"), model: try row.string("model"),

@@ -26,12 +26,12 @@ extension SQLStore {
         }
     }
 
-    package static let enrollmentColumns = """
+    static let enrollmentColumns = """
         id, user_id, client_id, challenge, challenge_expires_at, state, poll_secret_hash, pending_expires_at, \
         pending_device, device_id, created_at, approval_challenge, approval_number, approval_numbers
         """
 
-    package static func enrollmentRecord(_ row: any SQLRow) throws -> EnrollmentRecord {
+    static func enrollmentRecord(_ row: any SQLRow) throws -> EnrollmentRecord {
         EnrollmentRecord(
             id: try row.string("id"), userId: try row.string("user_id"), clientId: try row.string("client_id"),
             challenge: try row.string("challenge"), challengeExpiresAt: try row.date("challenge_expires_at"),

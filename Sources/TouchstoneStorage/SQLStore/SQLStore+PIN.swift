@@ -36,7 +36,7 @@ extension SQLStore {
 
     /// Locks an active device's row until commit, provided it still holds the key that signed (the biometric key or
     /// the device key with this thumbprint); `false` when it does not.
-    package static func lockActiveDevice(
+    static func lockActiveDevice(
         _ deviceId: String, signedWithBiometricKey biometric: Bool, keyThumbprint: String, in database: any SQLDatabase
     ) async throws -> Bool {
         let keyColumn: SQLQueryString = biometric ? "biometric_key_thumbprint" : "device_key_thumbprint"
@@ -51,14 +51,14 @@ extension SQLStore {
 
     /// Whether the device is revoked (or gone), after ``lockActiveDevice(_:signedWithBiometricKey:keyThumbprint:in:)``
     /// refused: otherwise its key was removed.
-    package static func isRevoked(_ deviceId: String, in database: any SQLDatabase) async throws -> Bool {
+    static func isRevoked(_ deviceId: String, in database: any SQLDatabase) async throws -> Bool {
         let row = try await database.raw("SELECT revoked_at FROM devices WHERE id = \(bind: deviceId)").first()
         return try row?.optionalDate("revoked_at") != nil || row == nil
     }
 
     /// Locks the user's row until commit, provided the password hash is still `passwordHash`: what a password
     /// allowed commits only if the password was not changed meanwhile (a change waits for it, or it sees the change).
-    package static func lockUnchangedPassword(userId: String, passwordHash: String, in database: any SQLDatabase) async throws
+    static func lockUnchangedPassword(userId: String, passwordHash: String, in database: any SQLDatabase) async throws
         -> Bool
     {
         try await database.raw(
@@ -72,7 +72,7 @@ extension SQLStore {
 extension SQLStore {
     /// The steps of a decision before its item's update, inside the caller's transaction: applies its PIN, then locks
     /// the deciding device while it is active and holds the signing key. `nil` when the decision may be recorded.
-    package static func admitDecider(_ commit: DecisionCommit, in database: any SQLDatabase) async throws
+    static func admitDecider(_ commit: DecisionCommit, in database: any SQLDatabase) async throws
         -> DecisionCommit.Outcome?
     {
         if let pin = commit.pin {

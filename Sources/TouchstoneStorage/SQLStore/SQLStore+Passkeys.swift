@@ -2,7 +2,7 @@ import Foundation
 import SQLKit
 
 extension SQLStore {
-    package static let passkeyColumns = """
+    static let passkeyColumns = """
         credential_id, user_id, name, credential, sign_count, backup_eligible, backup_state, aaguid, format, \
         created_at, last_used_at
         """

@@ -19,7 +19,7 @@ extension SQLStore {
         }
     }
 
-    package static func insertSession(_ session: SessionRecord, refreshTokenHash: String, in database: any SQLDatabase)
+    static func insertSession(_ session: SessionRecord, refreshTokenHash: String, in database: any SQLDatabase)
         async throws
     {
         let amr = try json(session.amr)
@@ -41,7 +41,7 @@ extension SQLStore {
         ).run()
     }
 
-    package static let sessionColumns = """
+    static let sessionColumns = """
         s.id, s.user_id, s.device_id, s.client_id, s.amr, s.acr, s.auth_time, s.last_activity_at, s.created_at, \
         s.revoked_at, s.approved_by
         """

@@ -2,7 +2,7 @@ import Foundation
 import SQLKit
 
 extension SQLStore {
-    package static let webLoginColumns = """
+    static let webLoginColumns = """
         id, user_id, client_id, publisher, number, numbers, poll_secret_hash, challenge, browser, ip, created_at, \
         expires_at, status, decided_at, device_id, amr
         """

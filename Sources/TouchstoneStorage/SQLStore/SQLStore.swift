@@ -6,8 +6,8 @@ import TouchstoneProtocol
 package final class SQLStore: TouchstoneStore {
     package let provider: any SQLDatabaseProvider
     /// Device public keys (JWK text) and app policies, decoded once per distinct text.
-    package static let storedKeys = DecodedJSONCache<PublicJWK>(capacity: 32_768)
-    package static let storedPolicies = DecodedJSONCache<AppPolicy>(capacity: 1_024)
+    static let storedKeys = DecodedJSONCache<PublicJWK>(capacity: 32_768)
+    static let storedPolicies = DecodedJSONCache<AppPolicy>(capacity: 1_024)
 
     package init(provider: any SQLDatabaseProvider) {
         self.provider = provider
@@ -22,7 +22,7 @@ package final class SQLStore: TouchstoneStore {
         String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
     }
 
-    package static func fromJSON<T: Decodable>(_ text: String, as type: T.Type) throws -> T {
+    static func fromJSON<T: Decodable>(_ text: String, as type: T.Type) throws -> T {
         try JSONDecoder().decode(type, from: Data(text.utf8))
     }
 }
@@ -41,7 +41,7 @@ extension SQLRow {
         try decode(column: column, as: String.self)
     }
 
-    package func optionalString(_ column: String) throws -> String? {
+    func optionalString(_ column: String) throws -> String? {
         try decode(column: column, as: String?.self)
     }
 
@@ -53,7 +53,7 @@ extension SQLRow {
         Date(storedSeconds: try decode(column: column, as: Int64.self))
     }
 
-    package func optionalDate(_ column: String) throws -> Date? {
+    func optionalDate(_ column: String) throws -> Date? {
         try decode(column: column, as: Int64?.self).map(Date.init(storedSeconds:))
     }
 }

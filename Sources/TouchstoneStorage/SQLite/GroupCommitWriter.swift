@@ -21,7 +21,7 @@ import Synchronization
 /// batch runs during the flush instead of after it. Flushes run in batch order and the WAL is written in order, so a
 /// flush also covers every earlier batch. (A read may see a batch while it is being flushed, before its writers are
 /// answered; anything written because of that read goes into a later batch, whose flush comes after.)
-package final class GroupCommitWriter: Sendable {
+final class GroupCommitWriter: Sendable {
     private struct Pending: Sendable {
         let statements: @Sendable (any SQLDatabase) async throws -> Void
         /// Tells the caller the outcome once the batch is on disk (or has failed).
@@ -98,7 +98,7 @@ package final class GroupCommitWriter: Sendable {
     }
 
     /// Waits for queued transactions and their flushes, then closes the connection.
-    package func close() async throws {
+    func close() async throws {
         // New transactions are refused from now on; queued ones still run, and the writer tells when it is idle.
         await withCheckedContinuation { continuation in
             let idle = queue.withLock { queue in
@@ -246,7 +246,7 @@ package final class GroupCommitWriter: Sendable {
 }
 
 /// The WAL's size in pages, as the writer's last commit left it.
-package final class WALSize: Sendable {
+final class WALSize: Sendable {
     private let pages = Atomic<Int>(0)
 
     package var current: Int { pages.load(ordering: .relaxed) }

@@ -2,7 +2,7 @@ import CSQLite
 import Synchronization
 
 /// An error SQLite reported, with its extended result code.
-package struct SQLiteError: Error, CustomStringConvertible {
+struct SQLiteError: Error, CustomStringConvertible {
     package let code: Int32
     package let message: String
 
@@ -15,9 +15,9 @@ package struct SQLiteError: Error, CustomStringConvertible {
 /// runs again is only bound, stepped and reset. SQLite runs in multi-thread mode, so a connection must be used by one
 /// thread at a time: every call takes the connection's lock, which its owners leave uncontended (one writer task; a
 /// pool that lends each reader to one statement at a time).
-package final class SQLiteConnection: Sendable {
+final class SQLiteConnection: Sendable {
     /// How long a statement waits for another process's lock before failing with SQLITE_BUSY.
-    package static let busyTimeoutMilliseconds: Int32 = 10_000
+    static let busyTimeoutMilliseconds: Int32 = 10_000
     /// More distinct statements than this (a bulk insert of an unusual size, say) are finalized rather than kept.
     private static let preparedStatementLimit = 256
 
@@ -42,18 +42,18 @@ package final class SQLiteConnection: Sendable {
     }
 
     /// The WAL file of the main database (whether or not the connection is in WAL mode).
-    package var walPath: String? {
+    var walPath: String? {
         state.withLock { sqlite3_filename_wal(sqlite3_db_filename($0.raw, "main")).map { String(cString: $0) } }
     }
 
     /// Waits up to `milliseconds` (sleeping) for another process's lock instead of failing with SQLITE_BUSY.
-    package func setBusyTimeout(milliseconds: Int32) {
+    func setBusyTimeout(milliseconds: Int32) {
         state.withLock { _ = sqlite3_busy_timeout($0.raw, milliseconds) }
     }
 
     /// Records the WAL's size in pages after each commit in `size`. This replaces SQLite's automatic checkpoints,
     /// which would otherwise run inside a `COMMIT`: the owner checkpoints with ``checkpoint(restart:)``.
-    package func recordWALSize(in size: WALSize) {
+    func recordWALSize(in size: WALSize) {
         state.withLock { handle in
             _ = sqlite3_wal_hook(
                 handle.raw,
@@ -70,7 +70,7 @@ package final class SQLiteConnection: Sendable {
     ///   to start over from its beginning at the next write (SQLITE_CHECKPOINT_RESTART).
     /// - Returns: `false` when another connection's checkpoint or a reader was in the way.
     @discardableResult
-    package func checkpoint(restart: Bool) throws -> Bool {
+    func checkpoint(restart: Bool) throws -> Bool {
         let mode = restart ? SQLITE_CHECKPOINT_RESTART : SQLITE_CHECKPOINT_PASSIVE
         return try state.withLock { handle in
             let status = sqlite3_wal_checkpoint_v2(handle.raw, "main", mode, nil, nil)
@@ -108,7 +108,7 @@ package final class SQLiteConnection: Sendable {
     }
 
     /// Finalizes every statement and closes the connection; it cannot be used afterwards.
-    package func close() {
+    func close() {
         state.withLock { $0.close() }
     }
 

@@ -9,9 +9,9 @@ import Synchronization
 /// A login's statements are primary-key lookups and appends that take microseconds, so they run where the request is
 /// instead of hopping to another thread and back for each one; only the flush of the WAL, which waits for the disk, is
 /// handed to a thread of its own (``GroupCommitWriter``).
-package struct SQLiteDatabase: SQLDatabase {
+struct SQLiteDatabase: SQLDatabase {
     /// Where a statement runs: the connection this database was given, or any idle reader.
-    package enum Source: Sendable {
+    enum Source: Sendable {
         case connection(SQLiteConnection)
         case readers(SQLiteReaderPool)
     }
@@ -19,9 +19,9 @@ package struct SQLiteDatabase: SQLDatabase {
     package let source: Source
     package let logger: Logger
 
-    package var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
-    package var dialect: any SQLDialect { SQLiteSQLDialect() }
-    package var queryLogLevel: Logger.Level? { nil }
+    var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
+    var dialect: any SQLDialect { SQLiteSQLDialect() }
+    var queryLogLevel: Logger.Level? { nil }
 
     package func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         let (sql, binds) = serialize(query)
@@ -47,7 +47,7 @@ package struct SQLiteDatabase: SQLDatabase {
 ///
 /// A statement holds its reader only while it runs on the caller's thread, so the pool never grows past the number of
 /// threads that run statements at once.
-package final class SQLiteReaderPool: Sendable {
+final class SQLiteReaderPool: Sendable {
     private let idle: Mutex<[SQLiteConnection]>
     private let open: @Sendable () throws -> SQLiteConnection
 
@@ -56,14 +56,14 @@ package final class SQLiteReaderPool: Sendable {
         self.open = open
     }
 
-    package func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         let connection = try idle.withLock { $0.popLast() } ?? open()
         defer { idle.withLock { $0.append(connection) } }
         return try body(connection)
     }
 
     /// Closes every idle reader.
-    package func close() {
+    func close() {
         idle.withLock { readers in
             for reader in readers {
                 reader.close()
@@ -74,20 +74,20 @@ package final class SQLiteReaderPool: Sendable {
 }
 
 /// SQLite's SQL as SQLKit writes it: numbered `?NNN` parameters and double-quoted identifiers.
-package struct SQLiteSQLDialect: SQLDialect {
+struct SQLiteSQLDialect: SQLDialect {
     package var name: String { "sqlite" }
-    package var identifierQuote: any SQLExpression { SQLRaw("\"") }
-    package var literalStringQuote: any SQLExpression { SQLRaw("'") }
-    package var supportsAutoIncrement: Bool { false }
-    package var autoIncrementClause: any SQLExpression { SQLRaw("AUTOINCREMENT") }
-    package var supportsReturning: Bool { true }
-    package var upsertSyntax: SQLUpsertSyntax { .standard }
+    var identifierQuote: any SQLExpression { SQLRaw("\"") }
+    var literalStringQuote: any SQLExpression { SQLRaw("'") }
+    var supportsAutoIncrement: Bool { false }
+    var autoIncrementClause: any SQLExpression { SQLRaw("AUTOINCREMENT") }
+    var supportsReturning: Bool { true }
+    var upsertSyntax: SQLUpsertSyntax { .standard }
 
-    package func bindPlaceholder(at position: Int) -> any SQLExpression {
+    func bindPlaceholder(at position: Int) -> any SQLExpression {
         SQLRaw("?\(position)")
     }
 
-    package func literalBoolean(_ value: Bool) -> any SQLExpression {
+    func literalBoolean(_ value: Bool) -> any SQLExpression {
         SQLRaw(value ? "1" : "0")
     }
 }

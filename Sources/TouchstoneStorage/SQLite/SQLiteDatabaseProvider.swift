@@ -78,7 +78,7 @@ package final class SQLiteDatabaseProvider: SQLDatabaseProvider {
     package func ready() async throws {}
 
     /// Closes the database once the writes in flight are on disk.
-    package func close() async throws {
+    func close() async throws {
         try await writer.close()
         readers.close()
     }

@@ -3,7 +3,7 @@ import Foundation
 import SQLKit
 
 /// A value as SQLite stores it.
-package enum SQLiteValue: Sendable, Equatable {
+enum SQLiteValue: Sendable, Equatable {
     case null
     case integer(Int64)
     case real(Double)
@@ -20,43 +20,43 @@ package enum SQLiteValue: Sendable, Equatable {
 }
 
 /// A Swift type that is stored as one SQLite value and read back from it.
-package protocol SQLiteValueConvertible {
+protocol SQLiteValueConvertible {
     var sqliteValue: SQLiteValue { get }
     /// `nil` when `value` is not of this type (no conversion between text and numbers).
     init?(sqliteValue value: SQLiteValue)
 }
 
 extension String: SQLiteValueConvertible {
-    package var sqliteValue: SQLiteValue { .text(self) }
+    var sqliteValue: SQLiteValue { .text(self) }
 
-    package init?(sqliteValue value: SQLiteValue) {
+    init?(sqliteValue value: SQLiteValue) {
         guard case .text(let text) = value else { return nil }
         self = text
     }
 }
 
 extension Int64: SQLiteValueConvertible {
-    package var sqliteValue: SQLiteValue { .integer(self) }
+    var sqliteValue: SQLiteValue { .integer(self) }
 
-    package init?(sqliteValue value: SQLiteValue) {
+    init?(sqliteValue value: SQLiteValue) {
         guard case .integer(let integer) = value else { return nil }
         self = integer
     }
 }
 
 extension Int: SQLiteValueConvertible {
-    package var sqliteValue: SQLiteValue { .integer(Int64(self)) }
+    var sqliteValue: SQLiteValue { .integer(Int64(self)) }
 
-    package init?(sqliteValue value: SQLiteValue) {
+    init?(sqliteValue value: SQLiteValue) {
         guard case .integer(let integer) = value, let converted = Int(exactly: integer) else { return nil }
         self = converted
     }
 }
 
 extension Double: SQLiteValueConvertible {
-    package var sqliteValue: SQLiteValue { .real(self) }
+    var sqliteValue: SQLiteValue { .real(self) }
 
-    package init?(sqliteValue value: SQLiteValue) {
+    init?(sqliteValue value: SQLiteValue) {
         switch value {
         case .real(let real): self = real
         case .integer(let integer): self = Double(integer)
@@ -66,27 +66,27 @@ extension Double: SQLiteValueConvertible {
 }
 
 extension Bool: SQLiteValueConvertible {
-    package var sqliteValue: SQLiteValue { .integer(self ? 1 : 0) }
+    var sqliteValue: SQLiteValue { .integer(self ? 1 : 0) }
 
-    package init?(sqliteValue value: SQLiteValue) {
+    init?(sqliteValue value: SQLiteValue) {
         guard case .integer(let integer) = value else { return nil }
         self = integer != 0
     }
 }
 
 extension Data: SQLiteValueConvertible {
-    package var sqliteValue: SQLiteValue { .blob(Array(self)) }
+    var sqliteValue: SQLiteValue { .blob(Array(self)) }
 
-    package init?(sqliteValue value: SQLiteValue) {
+    init?(sqliteValue value: SQLiteValue) {
         guard case .blob(let bytes) = value else { return nil }
         self = Data(bytes)
     }
 }
 
 extension Optional: SQLiteValueConvertible where Wrapped: SQLiteValueConvertible {
-    package var sqliteValue: SQLiteValue { self?.sqliteValue ?? .null }
+    var sqliteValue: SQLiteValue { self?.sqliteValue ?? .null }
 
-    package init?(sqliteValue value: SQLiteValue) {
+    init?(sqliteValue value: SQLiteValue) {
         if value == .null {
             self = .none
         } else if let wrapped = Wrapped(sqliteValue: value) {
@@ -98,11 +98,11 @@ extension Optional: SQLiteValueConvertible where Wrapped: SQLiteValueConvertible
 }
 
 /// One result row; columns are looked up by name.
-package struct SQLiteRow: SQLRow, Sendable {
+struct SQLiteRow: SQLRow, Sendable {
     package let columns: [String]
     package let values: [SQLiteValue]
 
-    package var allColumns: [String] { columns }
+    var allColumns: [String] { columns }
 
     package func contains(column: String) -> Bool {
         columns.contains(column)
