@@ -29,7 +29,7 @@ extension ServiceEnvironment {
     package func authenticateApp(apiKey key: String?) async throws -> AuthenticatedApp {
         guard let key, let clientId = try await store.apiKeyClientId(hash: SecretDigest.sha256(key)),
             let app = try await store.app(clientId: clientId)
-        else { throw ProblemError(.unauthorized, detail: "A valid API key is required.") }
+        else { throw ProblemError.invalidAPIKey }
         return AuthenticatedApp(record: app)
     }
 }

@@ -27,6 +27,7 @@ package struct ProblemError: Error, Sendable, Equatable {
     package static let invalidAssertion = ProblemError(.invalidAssertion)
     package static let invalidProof = ProblemError(.invalidProof)
     package static let unauthorized = ProblemError(.unauthorized)
+    package static let invalidAPIKey = ProblemError(.unauthorized, detail: "A valid API key is required.")
     package static let appNotFound = ProblemError(.appNotFound)
     package static let deviceNotFound = ProblemError(.deviceNotFound)
     package static let deviceRevoked = ProblemError(.deviceRevoked)

@@ -34,7 +34,7 @@ public struct TouchstoneRequestContext: RequestContext {
 
     /// The API key's app; 401 on a route no authenticator guards.
     func requireApp() throws -> AuthenticatedApp {
-        guard let app else { throw ProblemError(.unauthorized, detail: "A valid API key is required.") }
+        guard let app else { throw ProblemError.invalidAPIKey }
         return app
     }
 
