@@ -194,6 +194,7 @@ let package = Package(
                 "TouchstoneWebAuthnTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .testTarget(
@@ -223,12 +224,15 @@ let package = Package(
             dependencies: [
                 "TouchstoneProtocol", "TouchstoneCrypto", "TouchstoneTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            // The relying site written with Authlib, run with python3.
+            exclude: ["Scripts"]
         ),
         .testTarget(
             name: "TouchstoneBrowserTests",
             dependencies: [
                 "TouchstoneProtocol", "TouchstoneTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ]

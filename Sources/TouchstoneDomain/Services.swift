@@ -13,6 +13,8 @@ package struct Services: Sendable {
     package let introspection: IntrospectionService
     package let passkeys: PasskeyService
     package let legacy: LegacyService
+    package let provider: ProviderService
+    package let tokenEndpoint: TokenEndpointService
 
     package init(environment: ServiceEnvironment) {
         self.environment = environment
@@ -28,5 +30,7 @@ package struct Services: Sendable {
         introspection = IntrospectionService(environment: environment)
         passkeys = PasskeyService(environment: environment)
         legacy = LegacyService(environment: environment)
+        provider = ProviderService(environment: environment)
+        tokenEndpoint = TokenEndpointService(environment: environment)
     }
 }

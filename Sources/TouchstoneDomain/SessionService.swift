@@ -110,7 +110,8 @@ package struct SessionService: Sendable {
 
     /// The identity behind a Bearer token at the v1 API, or 401. A token is for its audience: relying services hold
     /// users' tokens, so a device session's token (`cnf.jkt`) counts only with a proof of this very request signed by
-    /// that device key, and any other token only when it was issued to the account app (the web page).
+    /// that device key, and any other token only when it was issued to the account app (the web page); a token of
+    /// an OpenID Connect client never.
     /// - Parameters:
     ///   - deviceProof: the `Touchstone-Device-Proof` header, if any.
     ///   - method, path: the request's, which the proof must name (`htm`, `htu` = issuer + path).
@@ -118,7 +119,10 @@ package struct SessionService: Sendable {
     package func authenticate(bearer token: String, deviceProof: String?, method: String, path: String) async throws
         -> AccessIdentity
     {
-        guard let identity = try await liveIdentity(of: token) else { throw ProblemError.unauthorized }
+        // Tokens issued to OpenID Connect clients are for their userinfo only, never for the v1 API.
+        guard let identity = try await liveIdentity(of: token), identity.session.scope == nil else {
+            throw ProblemError.unauthorized
+        }
         let claims = identity.claims
         if let jkt = claims.cnf?.jkt {
             guard let deviceId = claims.did else { throw ProblemError.unauthorized }

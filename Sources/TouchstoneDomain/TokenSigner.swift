@@ -6,8 +6,9 @@ import TouchstoneCrypto
 import TouchstoneProtocol
 import TouchstoneStorage
 
-/// The server's ES256 signing keys: generated on first start, kept in the database, published as a JWKS and
-/// rotated by `admin signing-key rotate`. Instances on one database use and publish the same keys.
+/// The server's signing keys: ES256 for access tokens, receipts and ES256 ID tokens, RS256 for the other ID tokens
+/// (OpenID Connect makes it mandatory to implement). Generated when first needed, kept in the database, published as
+/// a JWKS and rotated together by `admin signing-key rotate`. Instances on one database use and publish the same keys.
 package actor TokenSigner {
     /// How long a new key is published before it signs.
     static let activationDelay: TimeInterval = 600
@@ -18,7 +19,10 @@ package actor TokenSigner {
     private let accessTokenLifetime: TimeInterval
     private var keys: JWTKeyCollection = JWTKeyCollection()
     private var published: [JWKSet.Key] = []
-    private var signing: SigningKey?
+    /// The published keys by `kid`.
+    private var publishedKeys: [String: ServerSigningKey] = [:]
+    /// The key of each algorithm that signs now, with its encoded headers.
+    private var signing: [ServerKeyAlgorithm: SigningKey] = [:]
     private var loadedAt: Date = .distantPast
     /// How often keys are read again from the database, so that a rotation reaches every instance.
     private let reloadInterval: TimeInterval = 30
@@ -30,66 +34,100 @@ package actor TokenSigner {
         self.accessTokenLifetime = accessTokenLifetime
     }
 
-    /// Creates the first key when the database has none, and loads the keys.
+    /// Creates the first ES256 key when the database has none, and loads the keys. The RSA key, slow to generate, is
+    /// made when first published or needed.
     package func start() async throws {
-        try await store.createFirstServerKey(Self.newKey(createdAt: clock.now(), activatesAt: clock.now()))
+        try await store.createFirstServerKey(try Self.newKey(.es256, createdAt: clock.now(), activatesAt: clock.now()))
         try await reload()
     }
 
-    /// Publishes a new key now; it signs from ten minutes later, when the current keys retire.
+    /// Publishes a new key of each algorithm now; they sign from ten minutes later, when the current keys retire.
+    /// - Returns: the new ES256 key (the access tokens').
     package static func rotate(store: any TouchstoneStore, now: Date) async throws -> ServerKeyRecord {
-        let next = newKey(createdAt: now, activatesAt: now.addingTimeInterval(activationDelay))
+        let activation = now.addingTimeInterval(activationDelay)
+        if try await store.serverKeys().contains(where: { $0.algorithm == ServerKeyAlgorithm.rs256.rawValue }) {
+            try await store.rotateServerKey(next: try newKey(.rs256, createdAt: now, activatesAt: activation))
+        }
+        let next = try newKey(.es256, createdAt: now, activatesAt: activation)
         try await store.rotateServerKey(next: next)
         return next
     }
 
-    /// The published keys: the current one, the next one and recently retired ones.
+    /// The published keys: the current ones, the next ones and recently retired ones.
     package func jwks() async throws -> JWKSet {
         try await reloadIfStale()
+        try await ensureKey(.rs256)
         return JWKSet(keys: published)
     }
 
-    /// Signs access-token claims with the current key.
+    /// Signs access-token claims with the current ES256 key.
     package func sign(_ claims: AccessTokenClaims) async throws -> String {
         try await reloadIfStale()
-        guard let signing else { throw ConfigurationError("no active signing key") }
-        return try signing.sign(claims, encodedHeader: signing.accessTokenHeader)
+        let key = try current(.es256)
+        return try key.sign(claims, encodedHeader: key.accessTokenHeader)
     }
 
     /// Signs other server statements (`typ` other than `at+jwt`, so they never pass as access tokens) with the
-    /// current key, which relying services find in the JWKS.
+    /// current ES256 key, which relying services find in the JWKS.
     package func sign(_ claims: some Encodable, type: String) async throws -> String {
         try await reloadIfStale()
-        guard let signing else { throw ConfigurationError("no active signing key") }
-        return try signing.sign(claims, encodedHeader: try SigningKey.encodedHeader(kid: signing.kid, type: type))
+        let key = try current(.es256)
+        return try key.sign(claims, encodedHeader: try SigningKey.encodedHeader(alg: key.algorithm, kid: key.kid, type: type))
     }
 
-    /// The current key with its encoded header, signing with swift-crypto directly: the compact JWS is written once,
+    /// Signs an ID token (`typ: JWT`) with the current key of `algorithm`.
+    package func signIDToken(_ claims: IDTokenClaims, algorithm: ServerKeyAlgorithm) async throws -> String {
+        try await reloadIfStale()
+        try await ensureKey(algorithm)
+        let key = try current(algorithm)
+        return try key.sign(claims, encodedHeader: key.idTokenHeader)
+    }
+
+    private func current(_ algorithm: ServerKeyAlgorithm) throws -> SigningKey {
+        guard let key = signing[algorithm] else { throw ConfigurationError("no active \(algorithm.rawValue) signing key") }
+        return key
+    }
+
+    /// Makes the first key of `algorithm` when the database has none.
+    private func ensureKey(_ algorithm: ServerKeyAlgorithm) async throws {
+        guard signing[algorithm] == nil else { return }
+        let now = clock.now()
+        try await store.createFirstServerKey(try Self.newKey(algorithm, createdAt: now, activatesAt: now))
+        try await reload()
+    }
+
+    /// A current key with its encoded headers, signing with swift-crypto directly: the compact JWS is written once,
     /// without a second JSON encoding of the header or a pass through jwt-kit's key collection.
     private struct SigningKey {
-        let key: P256.Signing.PrivateKey
+        let key: ServerSigningKey
         let kid: String
-        /// base64url of `{"alg":"ES256","kid":…,"typ":"at+jwt"}` and the `.` after it.
+        /// base64url of `{"alg":…,"kid":…,"typ":"at+jwt"}` and the `.` after it.
         let accessTokenHeader: [UInt8]
+        /// The same with `"typ":"JWT"`.
+        let idTokenHeader: [UInt8]
 
-        init(key: P256.Signing.PrivateKey, kid: String) throws {
+        var algorithm: ServerKeyAlgorithm { key.algorithm }
+
+        init(key: ServerSigningKey, kid: String) throws {
             self.key = key
             self.kid = kid
-            accessTokenHeader = try Self.encodedHeader(kid: kid, type: "at+jwt")
+            accessTokenHeader = try Self.encodedHeader(alg: key.algorithm, kid: kid, type: "at+jwt")
+            idTokenHeader = try Self.encodedHeader(alg: key.algorithm, kid: kid, type: "JWT")
         }
 
-        static func encodedHeader(kid: String, type: String) throws -> [UInt8] {
+        static func encodedHeader(alg: ServerKeyAlgorithm, kid: String, type: String) throws -> [UInt8] {
             struct Header: Encodable {
-                let alg = "ES256"
+                let alg: String
                 let kid: String
                 let typ: String
             }
-            return Array((Base64URL.encode(try JSONEncoder().encode(Header(kid: kid, typ: type))) + ".").utf8)
+            let header = Header(alg: alg.rawValue, kid: kid, typ: type)
+            return Array((Base64URL.encode(try JSONEncoder().encode(header)) + ".").utf8)
         }
 
         func sign(_ claims: some Encodable, encodedHeader: [UInt8]) throws -> String {
             let signingInput = encodedHeader + Array(Base64URL.encode(try JSONEncoder().encode(claims)).utf8)
-            let signature = try key.signature(for: signingInput).rawRepresentation
+            let signature = try key.signature(for: signingInput)
             return String(decoding: signingInput, as: UTF8.self) + "." + Base64URL.encode(signature)
         }
     }
@@ -104,6 +142,27 @@ package actor TokenSigner {
         return claims
     }
 
+    /// The claims of an ID token this provider signed with a key it still publishes, expired or not (logout's
+    /// `id_token_hint`); `nil` for anything else.
+    package func verifyIDTokenSignature(_ token: String) async throws -> IDTokenClaims? {
+        try await reloadIfStale()
+        struct Header: Decodable {
+            let alg: String
+            let kid: String
+            let typ: String?
+        }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let headerBytes = Base64URL.decode(String(parts[0])),
+            let header = try? JSONDecoder().decode(Header.self, from: headerBytes), header.typ == "JWT",
+            let key = publishedKeys[header.kid], key.algorithm.rawValue == header.alg,
+            let signature = Base64URL.decode(String(parts[2])),
+            key.isValidSignature(signature, for: Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))),
+            let payload = Base64URL.decode(String(parts[1])),
+            let claims = try? JSONDecoder().decode(IDTokenClaims.self, from: payload), claims.iss == issuer
+        else { return nil }
+        return claims
+    }
+
     private func reloadIfStale() async throws {
         if clock.now().timeIntervalSince(loadedAt) >= reloadInterval {
             try await reload()
@@ -115,35 +174,38 @@ package actor TokenSigner {
         let records = try await store.serverKeys()
         let collection = JWTKeyCollection()
         var published: [JWKSet.Key] = []
-        var signing: (record: ServerKeyRecord, key: P256.Signing.PrivateKey)?
+        var publishedKeys: [String: ServerSigningKey] = [:]
+        var signing: [ServerKeyAlgorithm: (record: ServerKeyRecord, key: ServerSigningKey)] = [:]
         for record in records {
             if let retired = record.retiredAt, retired.addingTimeInterval(2 * accessTokenLifetime) < now { continue }
-            guard let raw = Base64URL.decode(record.privateKey),
-                let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: raw)
-            else { continue }
-            await collection.add(ecdsa: try ES256PrivateKey(backing: privateKey), kid: JWKIdentifier(string: record.kid))
-            let point = privateKey.publicKey.rawRepresentation
-            published.append(
-                JWKSet.Key(
-                    kty: "EC", crv: "P-256", x: Base64URL.encode(point.prefix(32)), y: Base64URL.encode(point.suffix(32)),
-                    kid: record.kid, alg: "ES256", use: "sig"))
+            guard let key = try? ServerSigningKey(record) else { continue }
+            if case .es256(let privateKey) = key {
+                await collection.add(ecdsa: try ES256PrivateKey(backing: privateKey), kid: JWKIdentifier(string: record.kid))
+            }
+            published.append(try key.publicJWK(kid: record.kid))
+            publishedKeys[record.kid] = key
             if record.activatesAt <= now, record.retiredAt.map({ $0 > now }) ?? true {
-                if signing.map({ record.activatesAt >= $0.record.activatesAt }) ?? true { signing = (record, privateKey) }
+                let current = signing[key.algorithm]
+                if current.map({ record.activatesAt >= $0.record.activatesAt }) ?? true {
+                    signing[key.algorithm] = (record, key)
+                }
             }
         }
         self.keys = collection
         self.published = published
-        self.signing = try signing.map { try SigningKey(key: $0.key, kid: $0.record.kid) }
+        self.publishedKeys = publishedKeys
+        self.signing = try signing.mapValues { try SigningKey(key: $0.key, kid: $0.record.kid) }
         self.loadedAt = now
     }
 
-    private static func newKey(createdAt: Date, activatesAt: Date) -> ServerKeyRecord {
-        let key = P256.Signing.PrivateKey()
-        let point = key.publicKey.rawRepresentation
-        let jwk = PublicJWK(kty: "EC", crv: "P-256", x: Base64URL.encode(point.prefix(32)), y: Base64URL.encode(point.suffix(32)))
+    private static func newKey(_ algorithm: ServerKeyAlgorithm, createdAt: Date, activatesAt: Date) throws
+        -> ServerKeyRecord
+    {
+        let key = try ServerSigningKey.generate(algorithm)
         return ServerKeyRecord(
-            kid: Thumbprint.of(jwk), privateKey: Base64URL.encode(key.rawRepresentation), createdAt: createdAt,
-            activatesAt: activatesAt, retiredAt: nil)
+            kid: Thumbprint.of(try key.publicJWKForThumbprint()), algorithm: algorithm.rawValue,
+            privateKey: Base64URL.encode(key.privateRepresentation), createdAt: createdAt, activatesAt: activatesAt,
+            retiredAt: nil)
     }
 
     private static func headerKid(_ token: String) -> String? {

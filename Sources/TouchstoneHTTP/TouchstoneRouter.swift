@@ -5,7 +5,7 @@ import TouchstoneDomain
 /// The HTTP face of the domain: every route collection behind the middleware every answer goes through.
 package enum TouchstoneRouter {
     /// The router over `services`.
-    /// - Parameter web: the web page's files (``WebController/bundled(accountClientId:)``).
+    /// - Parameter web: the web page's files (``WebController/bundled(accountClientId:relyingPartyId:)``).
     package static func build(services: Services, web: WebController) -> Router<TouchstoneRequestContext> {
         let settings = services.environment.settings
         let router = Router(context: TouchstoneRequestContext.self)
@@ -21,6 +21,7 @@ package enum TouchstoneRouter {
         router.addRoutes(ConfirmationController(services: services).routes)
         router.addRoutes(WebLoginController(webLogins: services.webLogins).routes)
         router.addRoutes(PasskeyController(services: services).routes)
+        router.addRoutes(ProviderController(services: services).routes)
         router.addRoutes(web.routes)
         if settings.touchIDAuthCompat {
             router.addRoutes(LegacyController(legacy: services.legacy).routes)

@@ -23,7 +23,7 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         var values = values.makeIterator()
         return segments.map { segment in
             guard segment.hasPrefix("{") else { return segment }
-            return Self.percentEncoded(values.next() ?? "")
+            return PercentEncoding.unreserved(values.next() ?? "")
         }.joined(separator: "/")
     }
 
@@ -37,25 +37,6 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     /// The template's segments, the first one empty (the leading slash).
     private var segments: [String] {
         template.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-    }
-
-    /// RFC 3986 unreserved characters stay; every other byte of the UTF-8 is `%XX`.
-    private static func percentEncoded(_ text: String) -> String {
-        var encoded = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                encoded.unicodeScalars.append("%")
-                encoded.unicodeScalars.append(hex[Int(byte >> 4)])
-                encoded.unicodeScalars.append(hex[Int(byte & 0x0F)])
-            }
-        }
-        return encoded
     }
 }
 
@@ -104,6 +85,20 @@ extension Endpoint {
     public static let passkeys = Endpoint("GET", "/v1/webauthn/credentials")
     public static let removePasskey = Endpoint("DELETE", "/v1/webauthn/credentials/{credentialId}")
 
+    /// The OpenID Connect provider (PROTOCOL.md "OpenID Connect provider").
+    public static let openIDConfiguration = Endpoint("GET", "/.well-known/openid-configuration")
+    public static let oauthAuthorize = Endpoint("GET", "/oauth2/authorize")
+    public static let oauthPushedRequest = Endpoint("POST", "/oauth2/par")
+    public static let oauthToken = Endpoint("POST", "/oauth2/token")
+    public static let oauthUserInfo = Endpoint("GET", "/oauth2/userinfo")
+    public static let oauthUserInfoPost = Endpoint("POST", "/oauth2/userinfo")
+    public static let oauthLogout = Endpoint("GET", "/oauth2/logout")
+    public static let oauthRevoke = Endpoint("POST", "/oauth2/revoke")
+    /// The sign-in page's side of an authorization: what it asks, and its outcome.
+    public static let oauthSignInRequest = Endpoint("GET", "/oauth2/sign-in/{requestId}")
+    public static let oauthSignInComplete = Endpoint("POST", "/oauth2/sign-in/{requestId}/complete")
+    public static let oauthSignInCancel = Endpoint("POST", "/oauth2/sign-in/{requestId}/cancel")
+
     /// auth0/TouchIDAuth's, served only with `serve --touchidauth-compat`.
     public static let legacyRegisterKey = Endpoint("POST", "/pubkey")
     public static let legacyLogin = Endpoint("POST", "/login")
@@ -114,7 +109,8 @@ extension Endpoint {
         pollEnrollment, decideEnrollment, passwordSession, challenge, login, refresh, logout, stepUp, devices,
         removeDevice, optOut, setPIN, inbox, createConfirmation, confirmation, decideConfirmation, startWebLogin,
         pollWebLogin, decideWebLogin, introspect, passkeyRegistrationOptions, passkeyRegistrationVerify,
-        passkeyAuthenticationOptions, passkeyAuthenticationVerify, passkeys, removePasskey, legacyRegisterKey,
-        legacyLogin,
+        passkeyAuthenticationOptions, passkeyAuthenticationVerify, passkeys, removePasskey, openIDConfiguration,
+        oauthAuthorize, oauthPushedRequest, oauthToken, oauthUserInfo, oauthUserInfoPost, oauthLogout, oauthRevoke,
+        oauthSignInRequest, oauthSignInComplete, oauthSignInCancel, legacyRegisterKey, legacyLogin,
     ]
 }

@@ -30,9 +30,12 @@ public final class TouchstoneAdmin: Sendable {
         }
     }
 
-    /// Creates or updates an app.
-    /// - Throws: ``ConfigurationError`` for an out-of-range policy value.
-    public func saveApp(_ policy: AppPolicy) async throws {
+    /// Creates or updates an app, and with `client` makes it an OpenID Connect client (or changes its registration).
+    /// Everything is checked before anything is stored.
+    /// - Returns: the client's new secret for a confidential client, shown only now.
+    /// - Throws: ``ConfigurationError`` for an out-of-range policy value or a registration the provider cannot use.
+    @discardableResult
+    package func saveApp(_ policy: AppPolicy, client: OIDCClientRegistration? = nil) async throws -> String? {
         guard !policy.clientId.isEmpty, !policy.publisher.isEmpty else {
             throw ConfigurationError("the client id and the publisher must not be empty")
         }
@@ -46,9 +49,14 @@ public final class TouchstoneAdmin: Sendable {
         guard policy.biometricAllowed || policy.pinRequired else {
             throw ConfigurationError("an app needs biometrics or a PIN; --no-biometrics and --no-pin cannot go together")
         }
+        let registration = try client.map { try $0.record() }
         try await store.saveApp(
             AppRecord(clientId: policy.clientId, publisher: policy.publisher, policy: policy), at: clock.now())
         await audit("admin.app.save", clientId: policy.clientId)
+        guard let (record, secret) = registration else { return nil }
+        try await store.saveOIDCClient(record)
+        await audit("admin.oidc_client.save", clientId: policy.clientId)
+        return secret
     }
 
     public func apps() async throws -> [AppPolicy] {

@@ -42,7 +42,9 @@ public final class TouchstoneRuntime: Sendable {
             store: store, clock: clock, settings: settings, hasher: try await PasswordHasher(cost: settings.bcryptCost),
             signer: signer, logger: logger)
         return TouchstoneRuntime(
-            environment: environment, store: store, web: try WebController.bundled(accountClientId: settings.accountClientId))
+            environment: environment, store: store,
+            web: try WebController.bundled(
+                accountClientId: settings.accountClientId, relyingPartyId: settings.relyingParty.id))
     }
 
     static func openDatabase(_ database: DatabaseLocation, bounds: DatabaseBounds, logger: Logger) async throws

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TouchstoneDomain
 import TouchstoneProtocol
 import TouchstoneServer
 
@@ -41,21 +42,55 @@ struct AppCommand: AsyncParsableCommand {
         @Flag(help: "Forbid biometric keys; devices use their PIN.") var noBiometrics = false
         @Flag(help: "Do not require a PIN (devices then need a biometric key).") var noPin = false
         @Flag(help: "Accept devices that report being compromised.") var allowCompromisedDevices = false
+        @Option(help: "Makes the app an OpenID Connect client that may be sent back here (repeat for each URI).")
+        var redirectUri: [String] = []
+        @Option(help: "Where the client may be sent after logout (repeat for each URI).")
+        var postLogoutRedirectUri: [String] = []
+        @Option(help: "The name the sign-in page shows (default: the client id).") var name: String?
+        @Flag(help: "A confidential client: prints a new client secret, once, on the last line.")
+        var clientSecret = false
+        @Option(help: "How its ID tokens are signed: RS256 or ES256.") var idTokenAlg = "RS256"
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if redirectUri.isEmpty, !postLogoutRedirectUri.isEmpty || name != nil || clientSecret {
+                throw ValidationError("--post-logout-redirect-uri, --name and --client-secret need --redirect-uri")
+            }
+        }
 
         func run() async throws {
             let policy = AppPolicy(
                 clientId: clientId, publisher: publisher, biometricAllowed: !noBiometrics, pinRequired: !noPin,
                 maxPinAttempts: maxPinAttempts, inactivityTimeoutSeconds: inactivityTimeout,
                 privilegedWindowSeconds: privilegedWindow, refuseCompromisedDevices: !allowCompromisedDevices)
-            try await withAdmin(database) { try await $0.saveApp(policy) }
-            if output.json {
+            let client =
+                redirectUri.isEmpty
+                ? nil
+                : OIDCClientRegistration(
+                    clientId: clientId, name: name, redirectURIs: redirectUri, postLogoutRedirectURIs: postLogoutRedirectUri,
+                    confidential: clientSecret, idTokenAlgorithm: idTokenAlg)
+            let secret = try await withAdmin(database) { try await $0.saveApp(policy, client: client) }
+            if output.json, client != nil {
+                try printJSON(SavedClient(app: policy, redirectUris: redirectUri, clientSecret: secret))
+            } else if output.json {
                 try printJSON(policy)
             } else {
                 print("app \(clientId) of publisher \(publisher) saved")
+                if let secret {
+                    print("OpenID Connect client secret for \(clientId); it is shown only now:")
+                    print(secret)
+                }
             }
         }
+    }
+
+    /// `app create --json` for an OpenID Connect client.
+    struct SavedClient: Encodable {
+        var app: AppPolicy
+        var redirectUris: [String]
+        /// A confidential client's new secret, shown only now.
+        var clientSecret: String?
     }
 
     struct List: AsyncParsableCommand {

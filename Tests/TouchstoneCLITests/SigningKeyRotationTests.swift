@@ -13,7 +13,11 @@ import TouchstoneTestSupport
     @Test func rotatedKeyIsPublishedAndTokensStillVerify() async throws {
         try await withServer { server, client in
             let ana = try await EnrolledDevice.enrol(on: server, client: client)
-            let before = try await client.get("/.well-known/jwks.json").decode(JWKSet.self)
+            // Access tokens' keys (ES256); the RS256 key of ID tokens rotates beside them.
+            func accessTokenKeys() async throws -> JWKSet {
+                JWKSet(keys: try await client.get("/.well-known/jwks.json").decode(JWKSet.self).keys.filter { $0.alg == "ES256" })
+            }
+            let before = try await accessTokenKeys()
             try #require(before.keys.count == 1, "a new server has one key: \(before.keys.map(\.kid))")
             let oldKey = before.keys[0]
             #expect(oldKey.kty == "EC" && oldKey.crv == "P-256" && oldKey.alg == "ES256" && oldKey.use == "sig")
@@ -31,7 +35,7 @@ import TouchstoneTestSupport
             let deadline = Date().addingTimeInterval(45)
             while published.keys.count < 2, Date() < deadline {
                 try await Task.sleep(for: .seconds(1))
-                published = try await client.get("/.well-known/jwks.json").decode(JWKSet.self)
+                published = try await accessTokenKeys()
             }
             #expect(Set(published.keys.map(\.kid)) == [oldKey.kid, rotation.kid], "\(published.keys.map(\.kid))")
             let newKey = try #require(published.keys.first { $0.kid == rotation.kid })

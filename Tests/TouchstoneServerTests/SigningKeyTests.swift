@@ -11,15 +11,22 @@ import TouchstoneTestSupport
 @testable import TouchstoneStorage
 
 @Suite struct SigningKeyTests {
+    /// The published ES256 keys (access tokens'), leaving out the RS256 key of ID tokens.
+    private func esKids(_ h: Harness) async throws -> [String] {
+        try h.decode(JWKSet.self, try await h.send(.get, "/.well-known/jwks.json")).keys.filter { $0.alg == "ES256" }
+            .map(\.kid)
+    }
+
     @Test func jwksPublishesTheSigningKey() async throws {
         try await Harness.run { h in
             let response = try await h.send(.get, "/.well-known/jwks.json")
             #expect(response.status == .ok)
             #expect(response.headers[.cacheControl] == "max-age=300")
-            let jwks = try h.decode(JWKSet.self, response)
-            #expect(jwks.keys.count == 1)
+            // One key signs access tokens (ES256); the RSA key is for ID tokens.
+            let jwks = try h.decode(JWKSet.self, response).keys.filter { $0.alg == "ES256" }
+            #expect(jwks.count == 1)
             let enrolled = try await h.enroll(try await TestDevice())
-            #expect(try jwtParts(enrolled.session.accessToken).header["kid"] as? String == jwks.keys.first?.kid)
+            #expect(try jwtParts(enrolled.session.accessToken).header["kid"] as? String == jwks.first?.kid)
         }
     }
 
@@ -30,7 +37,7 @@ import TouchstoneTestSupport
             let oldKid = try jwtParts(enrolled.session.accessToken).header["kid"] as? String
             let next = try await TokenSigner.rotate(store: h.store, now: h.now)
             h.clock.advance(by: 30)
-            let published = try h.decode(JWKSet.self, try await h.send(.get, "/.well-known/jwks.json")).keys.map(\.kid)
+            let published = try await esKids(h)
             #expect(Set(published) == Set([oldKid, next.kid].compactMap { $0 }))
             let before = try h.decode(Session.self, try await h.login(device, deviceId: enrolled.deviceId))
             #expect(try jwtParts(before.accessToken).header["kid"] as? String == oldKid)
@@ -40,11 +47,11 @@ import TouchstoneTestSupport
             #expect(try jwtParts(after.accessToken).header["kid"] as? String == next.kid)
             // Tokens of the retired key stay valid while they live, and the key stays published.
             #expect(try await h.send(.get, "/v1/devices", headers: h.bearer(before)).status == .ok)
-            let stillPublished = try h.decode(JWKSet.self, try await h.send(.get, "/.well-known/jwks.json")).keys.map(\.kid)
+            let stillPublished = try await esKids(h)
             #expect(stillPublished.contains(oldKid ?? ""))
             // Long after retirement it is gone.
             h.clock.advance(by: 1_210)
-            let later = try h.decode(JWKSet.self, try await h.send(.get, "/.well-known/jwks.json")).keys.map(\.kid)
+            let later = try await esKids(h)
             #expect(later == [next.kid])
         }
     }
@@ -62,7 +69,8 @@ import TouchstoneTestSupport
             try await second.run {
                 let firstKeys = try await first.environment.signer.jwks().keys
                 let secondKeys = try await second.environment.signer.jwks().keys
-                #expect(firstKeys.count == 1)
+                // One key of each algorithm: ES256 for access tokens, RS256 for ID tokens; made once for both.
+                #expect(firstKeys.map(\.alg).sorted() == ["ES256", "RS256"])
                 #expect(firstKeys == secondKeys)
             }
         }

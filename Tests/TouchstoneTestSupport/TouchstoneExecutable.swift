@@ -21,12 +21,13 @@ public enum TouchstoneExecutable {
             .deletingLastPathComponent()
     }
 
-    /// Runs `touchstone` with `arguments` to its end, in `directory`, with output collected in files there.
+    /// Runs `touchstone` (or another `executable`) with `arguments` to its end, in `directory`, with output collected
+    /// in files there.
     /// - Parameters:
     ///   - input: standard input (empty when `nil`).
     ///   - timeout: seconds after which the process is killed and the result marked `timedOut`.
     public static func run(
-        _ arguments: [String], input: String? = nil, in directory: ScratchDirectory,
+        _ arguments: [String], executable: URL = url, input: String? = nil, in directory: ScratchDirectory,
         environment: [String: String] = [:], timeout: TimeInterval = 60
     ) async throws -> CommandResult {
         let name = "run-\(UUID().uuidString.lowercased())"
@@ -37,7 +38,7 @@ public enum TouchstoneExecutable {
             throw CocoaError(.fileWriteUnknown)
         }
         let process = try launch(
-            arguments, in: directory, environment: environment, stdinPath: stdinPath, stdoutPath: stdoutPath,
+            executable, arguments, in: directory, environment: environment, stdinPath: stdinPath, stdoutPath: stdoutPath,
             stderrPath: stderrPath)
         let deadline = Date().addingTimeInterval(timeout)
         var timedOut = false

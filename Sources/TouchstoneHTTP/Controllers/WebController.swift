@@ -16,13 +16,17 @@ package struct WebController: Sendable {
     let styles: WebAsset
     let icon: WebAsset
 
-    /// The bundled files, the page naming `accountClientId` as the app it signs in to.
+    /// The bundled files, the page naming `accountClientId` as the app it signs in to and `relyingPartyId` as its
+    /// passkeys' RP ID.
     /// - Throws: ``WebAssetMissing`` when one is not in the resources.
-    package static func bundled(accountClientId: String) throws -> WebController {
+    package static func bundled(accountClientId: String, relyingPartyId: String) throws -> WebController {
         WebController(
             page: try .bundled("index.html", contentType: "text/html; charset=utf-8").replacing(
                 #"<meta name="touchstone-client-id" content="com.example.demo">"#,
-                with: #"<meta name="touchstone-client-id" content="\#(Self.attribute(accountClientId))">"#),
+                with: #"<meta name="touchstone-client-id" content="\#(HTMLText.escaped(accountClientId))">"#
+            ).replacing(
+                #"<meta name="touchstone-rp-id" content="localhost">"#,
+                with: #"<meta name="touchstone-rp-id" content="\#(HTMLText.escaped(relyingPartyId))">"#),
             script: try .bundled("app.js", contentType: "text/javascript; charset=utf-8"),
             styles: try .bundled("app.css", contentType: "text/css; charset=utf-8"),
             icon: try .bundled("icon.svg", contentType: "image/svg+xml"))
@@ -37,17 +41,19 @@ package struct WebController: Sendable {
         return routes
     }
 
-    /// The page, with its own Content-Security-Policy.
+    /// What the page may use of the browser: passkeys on this origin, nothing else.
+    static let permissionsPolicy =
+        "publickey-credentials-get=(self), publickey-credentials-create=(self), camera=(), microphone=(), "
+        + "geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), hid=(), display-capture=(), clipboard-read=()"
+
+    /// The page, with its own Content-Security-Policy, a window of its own (no opener across origins) and only the
+    /// browser features it uses.
     @Sendable func index(_ request: Request, context: TouchstoneRequestContext) -> Response {
         var response = Self.response(page)
         response.headers[.contentSecurityPolicy] = Self.pagePolicy
+        response.headers[.crossOriginOpenerPolicy] = "same-origin"
+        response.headers[.permissionsPolicy] = Self.permissionsPolicy
         return response
-    }
-
-    /// `text` escaped for an HTML attribute value in double quotes.
-    private static func attribute(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "<", with: "&lt;")
     }
 
     /// The file with its type; `no-cache` so that a new server version is picked up at once.

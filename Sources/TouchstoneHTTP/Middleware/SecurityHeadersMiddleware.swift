@@ -20,6 +20,8 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
 
 extension HTTPField.Name {
     static let referrerPolicy = Self("Referrer-Policy")!
+    static let crossOriginOpenerPolicy = Self("Cross-Origin-Opener-Policy")!
+    static let permissionsPolicy = Self("Permissions-Policy")!
     package static let pollSecret = Self(TouchstoneHeader.pollSecret)!
     package static let deviceProof = Self(TouchstoneHeader.deviceProof)!
     static let xForwardedFor = Self("X-Forwarded-For")!

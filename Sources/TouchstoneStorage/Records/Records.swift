@@ -345,6 +345,10 @@ package struct SessionRecord: Sendable, Equatable {
     package var revokedAt: Date?
     /// The device whose approval made this session (web login), which it does not outlive.
     package var approvedBy: String?
+    /// The scope granted to an OpenID Connect client; `nil` for the v1 API's sessions.
+    package var scope: String?
+    /// The provider session this OpenID Connect session was issued through; it ends with it.
+    package var providerSessionId: String?
 
     package init(
         id: String,
@@ -357,7 +361,9 @@ package struct SessionRecord: Sendable, Equatable {
         lastActivityAt: Date,
         createdAt: Date,
         revokedAt: Date? = nil,
-        approvedBy: String? = nil
+        approvedBy: String? = nil,
+        scope: String? = nil,
+        providerSessionId: String? = nil
     ) {
         self.id = id
         self.userId = userId
@@ -370,6 +376,8 @@ package struct SessionRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.revokedAt = revokedAt
         self.approvedBy = approvedBy
+        self.scope = scope
+        self.providerSessionId = providerSessionId
     }
 }
 
@@ -391,14 +399,20 @@ package struct APIKeyRecord: Sendable, Equatable {
 /// A token-signing key of the server.
 package struct ServerKeyRecord: Sendable, Equatable {
     package var kid: String
-    /// The P-256 private key's raw representation, base64url.
+    /// `ES256` (access tokens, receipts, ES256 ID tokens) or `RS256` (ID tokens by default).
+    package var algorithm: String
+    /// base64url of the private key: P-256's raw representation, RSA's PKCS #8 DER.
     package var privateKey: String
     package var createdAt: Date
     package var activatesAt: Date
     package var retiredAt: Date?
 
-    package init(kid: String, privateKey: String, createdAt: Date, activatesAt: Date, retiredAt: Date? = nil) {
+    package init(
+        kid: String, algorithm: String = "ES256", privateKey: String, createdAt: Date, activatesAt: Date,
+        retiredAt: Date? = nil
+    ) {
         self.kid = kid
+        self.algorithm = algorithm
         self.privateKey = privateKey
         self.createdAt = createdAt
         self.activatesAt = activatesAt

@@ -22,6 +22,8 @@ extension SQLStore {
                 WHERE user_id = \(bind: userId) AND id <> \(bind: sessionId) AND revoked_at IS NULL
                 """
             ).run()
+            // The browser's sign-ins at the provider end too (the sessions issued through them are revoked above).
+            try await Self.endProviderSessions(userId: userId, at: at, in: database)
             // Enrolments started with the old password end, those waiting for approval included.
             try await database.raw(
                 """

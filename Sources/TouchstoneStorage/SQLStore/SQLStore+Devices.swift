@@ -52,6 +52,7 @@ extension SQLStore {
                 WHERE (device_id = \(bind: id) OR approved_by = \(bind: id)) AND revoked_at IS NULL
                 """
             ).run()
+            try await endProviderSessions(approvedBy: id, at: at, in: database)
         }
         return revoked
     }

@@ -14,6 +14,13 @@ extension SQLStore {
             try await database.raw("DELETE FROM webauthn_ceremonies WHERE expires_at <= \(bind: seconds)").run()
         }
         try await provider.write { database in
+            try await database.raw("DELETE FROM authorization_requests WHERE expires_at <= \(bind: seconds)").run()
+        }
+        // Codes are kept a day past their 60 s, so that a late second use still ends what the first one issued.
+        try await provider.write { database in
+            try await database.raw("DELETE FROM authorization_codes WHERE expires_at <= \(bind: seconds - 86_400)").run()
+        }
+        try await provider.write { database in
             try await database.raw(
                 "DELETE FROM password_throttle WHERE blocked_until <= \(bind: seconds) AND last_failure_at <= \(bind: seconds - 86_400)"
             ).run()

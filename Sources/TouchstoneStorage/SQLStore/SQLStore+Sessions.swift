@@ -26,11 +26,12 @@ extension SQLStore {
         try await database.raw(
             """
             INSERT INTO sessions (
-                id, user_id, device_id, client_id, amr, acr, auth_time, last_activity_at, created_at, approved_by)
+                id, user_id, device_id, client_id, amr, acr, auth_time, last_activity_at, created_at, approved_by, scope,
+                provider_session_id)
             VALUES (\(bind: session.id), \(bind: session.userId), \(bind: session.deviceId), \(bind: session.clientId),
                 \(bind: amr), \(bind: session.acr), \(bind: session.authTime.storedSeconds),
                 \(bind: session.lastActivityAt.storedSeconds), \(bind: session.createdAt.storedSeconds),
-                \(bind: session.approvedBy))
+                \(bind: session.approvedBy), \(bind: session.scope), \(bind: session.providerSessionId))
             """
         ).run()
         try await database.raw(
@@ -43,7 +44,7 @@ extension SQLStore {
 
     static let sessionColumns = """
         s.id, s.user_id, s.device_id, s.client_id, s.amr, s.acr, s.auth_time, s.last_activity_at, s.created_at, \
-        s.revoked_at, s.approved_by
+        s.revoked_at, s.approved_by, s.scope, s.provider_session_id
         """
 
     package func session(id: String) async throws -> SessionRecord? {
@@ -112,6 +113,7 @@ extension SQLStore {
             clientId: try row.string("client_id"), amr: try fromJSON(try row.string("amr"), as: [String].self),
             acr: try row.string("acr"), authTime: try row.date("auth_time"),
             lastActivityAt: try row.date("last_activity_at"), createdAt: try row.date("created_at"),
-            revokedAt: try row.optionalDate("revoked_at"), approvedBy: try row.optionalString("approved_by"))
+            revokedAt: try row.optionalDate("revoked_at"), approvedBy: try row.optionalString("approved_by"),
+            scope: try row.optionalString("scope"), providerSessionId: try row.optionalString("provider_session_id"))
     }
 }

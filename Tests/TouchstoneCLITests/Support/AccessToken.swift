@@ -59,8 +59,8 @@ struct AccessToken {
     /// Whether `compact`'s ES256 signature (raw r‖s) verifies with a P-256 key from the JWKS.
     static func signatureVerifies(_ compact: String, with key: JWKSet.Key) throws -> Bool {
         let parts = compact.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3, key.kty == "EC", key.crv == "P-256", let x = Base64URL.decode(key.x),
-            let y = Base64URL.decode(key.y), let signature = Base64URL.decode(parts[2])
+        guard parts.count == 3, key.kty == "EC", key.crv == "P-256", let x = key.x.flatMap(Base64URL.decode),
+            let y = key.y.flatMap(Base64URL.decode), let signature = Base64URL.decode(parts[2])
         else { return false }
         let publicKey = try P256.Signing.PublicKey(x963Representation: [0x04] + x + y)
         guard let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }

@@ -3,6 +3,8 @@
 
 // The account app the server accepts the page's tokens for (`serve --account-client-id`).
 const CLIENT_ID = document.querySelector('meta[name="touchstone-client-id"]')?.content || "com.example.demo";
+// The passkeys' RP ID (`serve --rp-id`), for telling the browser about a passkey removed here.
+const RP_ID = document.querySelector('meta[name="touchstone-rp-id"]')?.content || window.location.hostname;
 const POLL_INTERVAL_MS = 2000;
 const REFRESH_MARGIN_MS = 60_000;
 
@@ -20,6 +22,7 @@ const state = {
   approval: null, // { id, pollSecret, number, deadline, timer, username }
   ceremony: null, // AbortController of the WebAuthn call in flight
   pendingRemoval: null, // { kind, id, name }
+  signIn: null, // { requestId, clientName, requiredAcr } while a site waits for this sign-in (OpenID Connect)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -121,8 +124,8 @@ function messageFor(error, overrides = {}) {
 // ---------------------------------------------------------------------------------------------------------------
 // HTTP
 
-async function api(method, path, { body, token, headers = {} } = {}) {
-  const init = { method, headers: { Accept: "application/json", ...headers }, cache: "no-store", credentials: "omit" };
+async function api(method, path, { body, token, headers = {}, credentials = "omit" } = {}) {
+  const init = { method, headers: { Accept: "application/json", ...headers }, cache: "no-store", credentials };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -357,6 +360,10 @@ function browserName() {
 // Session: start, silent refresh, end
 
 function startSession(session, how, username) {
+  if (state.signIn) {
+    continueToSite(session);
+    return;
+  }
   state.session = session;
   state.how = how;
   state.username = username || null;
@@ -487,6 +494,87 @@ function setupTabs() {
         selectTab(next, true);
       }
     });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Signing in for another site (the OpenID Connect provider's sign-in page: `/?sign-in=REQUEST_ID`)
+
+async function loadSignInRequest(requestId) {
+  try {
+    const request = await api("GET", `/oauth2/sign-in/${encodeURIComponent(requestId)}`);
+    state.signIn = { requestId, clientName: request.clientName, requiredAcr: request.requiredAcr };
+    $("sign-in-title").textContent = `Sign in to ${request.clientName}`;
+    document.title = `Sign in to ${request.clientName} — Touchstone`;
+    $("provider-context").hidden = false;
+    $("sign-up-prompt").hidden = true;
+    if (request.loginHint) {
+      for (const id of ["passkey-username", "password-username", "device-username"]) $(id).value = request.loginHint;
+    }
+    $("storage-note").textContent =
+      "Signing in here keeps this browser signed in to Touchstone (one cookie, for 12 hours at most), so that " +
+      "sites that use Touchstone can sign you in again without asking.";
+    if (request.requiredAcr === "aal2") {
+      $("tab-password").hidden = true;
+      $("sign-in-lead").textContent = "Use a passkey, or approve from a phone you have registered.";
+      $("provider-context-text").textContent =
+        `${request.clientName} asks for a passkey or an approval on your phone; a password is not enough.`;
+    } else {
+      $("provider-context-text").textContent = `${request.clientName} asks you to sign in with Touchstone.`;
+    }
+  } catch (error) {
+    state.signIn = null;
+    showBanner(
+      error.code === "not_found"
+        ? "This sign-in request has expired or was already used. Go back to the site and start again."
+        : messageFor(error),
+    );
+  }
+}
+
+// The page's own session, made for this request, becomes the browser's sign-in at Touchstone (a cookie the
+// server sets), and the browser goes back to the site with a code. The page's session is not kept.
+async function continueToSite(session) {
+  const { requestId, clientName } = state.signIn;
+  try {
+    const result = await api("POST", `/oauth2/sign-in/${encodeURIComponent(requestId)}/complete`, {
+      token: session.accessToken,
+      credentials: "same-origin",
+    });
+    await api("DELETE", "/v1/sessions/current", { token: session.accessToken }).catch(() => {});
+    toast(`Signed in. Returning to ${clientName}…`);
+    window.location.assign(result.redirectTo);
+  } catch (error) {
+    await api("DELETE", "/v1/sessions/current", { token: session.accessToken }).catch(() => {});
+    if (error.code === "insufficient_authentication") {
+      $("tab-password").hidden = true;
+      $("sign-in-lead").textContent = "Use a passkey, or approve from a phone you have registered.";
+      showSignIn("passkey");
+      showBanner(`${clientName} asks for a passkey or an approval on your phone; a password is not enough.`);
+    } else {
+      showBanner(
+        error.code === "not_found"
+          ? "This sign-in request has expired or was already used. Go back to the site and start again."
+          : messageFor(error),
+      );
+    }
+  }
+}
+
+async function cancelSignInForSite() {
+  const button = $("provider-cancel");
+  setBusy(button, true);
+  try {
+    const result = await api("POST", `/oauth2/sign-in/${encodeURIComponent(state.signIn.requestId)}/cancel`);
+    window.location.assign(result.redirectTo);
+  } catch (error) {
+    showBanner(
+      error.code === "not_found"
+        ? "This sign-in request has expired or was already used. Go back to the site and start again."
+        : messageFor(error),
+    );
+  } finally {
+    setBusy(button, false);
   }
 }
 
@@ -950,6 +1038,13 @@ const REMOVE_TEXT = {
   device: (name) => `“${name}” will be signed out and can no longer approve sign-ins or log in. To use it again, register it again.`,
 };
 
+// Tells the browser's passkey manager that a passkey is gone here, so it stops offering it (WebAuthn Signal API,
+// where the browser has it).
+function signalRemovedPasskey(credentialId) {
+  if (typeof window.PublicKeyCredential?.signalUnknownCredential !== "function") return;
+  PublicKeyCredential.signalUnknownCredential({ rpId: RP_ID, credentialId }).catch(() => {});
+}
+
 function openRemove(target) {
   state.pendingRemoval = target;
   const dialog = $("dialog-remove");
@@ -1012,8 +1107,10 @@ async function confirmRemove(event) {
     $("dialog-remove").close();
     state.pendingRemoval = null;
     toast(`${target.kind === "passkey" ? "Passkey" : "Device"} “${target.name}” removed.`);
-    if (target.kind === "passkey") await loadPasskeys();
-    else {
+    if (target.kind === "passkey") {
+      signalRemovedPasskey(target.id);
+      await loadPasskeys();
+    } else {
       await loadDevices();
       // A sign-in approved on a phone lives only as long as that phone is an active device.
       if (!state.session) showBanner(`This sign-in was approved on “${target.name}”, so it ended with it. Sign in again.`);
@@ -1096,13 +1193,16 @@ function wire() {
     $("dialog-remove").close();
   });
   $("banner-close").addEventListener("click", hideBanner);
+  $("provider-cancel").addEventListener("click", cancelSignInForSite);
   for (const input of document.querySelectorAll("input")) {
     input.addEventListener("input", () => markInvalid(input, false));
   }
 }
 
-function boot() {
+async function boot() {
   wire();
+  const requestId = new URLSearchParams(window.location.search).get("sign-in");
+  if (requestId) await loadSignInRequest(requestId);
   $("boot-note").hidden = true;
   if (!webAuthnAvailable()) {
     for (const id of ["passkey-any", "passkey-named", "add-passkey"]) $(id).disabled = true;

@@ -1,0 +1,259 @@
+import Foundation
+import TouchstoneCrypto
+import TouchstoneProtocol
+import TouchstoneStorage
+
+/// The browser's side of the OpenID Connect provider: the authorization endpoint, the sign-in page's requests and
+/// RP-initiated logout. The provider session is the one cookie; this service sees only its value.
+package struct ProviderService: Sendable {
+    package let environment: ServiceEnvironment
+
+    /// How long a code lives.
+    static let codeLifetime: TimeInterval = 60
+    /// How long a pushed request (`request_uri`) lives.
+    package static let pushedRequestLifetime = 60
+    /// How long the user has to sign in on the page.
+    static let signInLifetime: TimeInterval = 600
+    /// The longest a provider session lasts after its sign-in, whatever an app's policy says.
+    static let maximumSessionLifetime: TimeInterval = 12 * 3_600
+    /// A sign-in request that is unknown, finished or expired.
+    static let requestGone = ProblemError(.notFound, detail: "This sign-in request is finished or has expired.")
+    /// The `request_uri` prefix of pushed requests (RFC 9126 §2.2).
+    package static let requestURIPrefix = "urn:ietf:params:oauth:request_uri:"
+
+    private var clients: ProviderClients { ProviderClients(store: environment.store) }
+    private var issuer: String { environment.settings.issuer }
+
+    // MARK: The authorization endpoint
+
+    /// `GET /oauth2/authorize`: a code at once for a provider session that is enough, the sign-in page otherwise.
+    /// - Parameter sessionToken: the provider session cookie's value, if the browser sent one.
+    package func authorize(_ parameters: OAuthParameters, sessionToken: String?) async throws -> AuthorizationOutcome {
+        let now = environment.clock.now()
+        let request: AuthorizationParameters
+        let client: OIDCClientRecord
+        switch try await resolve(parameters, at: now) {
+        case .refused(let why): return .refused(why)
+        case .failed(let error, let redirectURI, let state):
+            return .redirect(AuthorizationResponse.failure(error, redirectURI: redirectURI, state: state, issuer: issuer))
+        case .resolved(let resolved, let resolvedClient):
+            (request, client) = (resolved, resolvedClient)
+        }
+        let session = try await liveSession(sessionToken, for: client, at: now)
+        if let session, !request.prompts.contains(.login),
+            request.isSatisfied(byACR: session.acr, authTime: session.authTime, now: now)
+        {
+            let code = try await issueCode(for: request, session: session, newSession: nil, spending: nil, at: now)
+            return .redirect(AuthorizationResponse.success(code: code, to: request, issuer: issuer))
+        }
+        if request.prompts.contains(.none) {
+            let error = OAuthError(.loginRequired, "the user must sign in")
+            return .redirect(
+                AuthorizationResponse.failure(error, redirectURI: request.redirectURI, state: request.state, issuer: issuer))
+        }
+        let kept = AuthorizationRequestRecord(
+            id: SecretDigest.randomToken(), clientId: client.clientId, parameters: try request.stored(),
+            pushed: false, createdAt: now, expiresAt: now.addingTimeInterval(Self.signInLifetime))
+        try await environment.store.createAuthorizationRequest(kept)
+        return .signIn(requestId: kept.id)
+    }
+
+    private enum Resolution {
+        case refused(String)
+        case failed(OAuthError, redirectURI: String, state: String?)
+        case resolved(AuthorizationParameters, OIDCClientRecord)
+    }
+
+    /// The request's client and parameters, from the query or from a pushed request. Until the client and its
+    /// redirect URI are known to be right, nothing is redirected.
+    private func resolve(_ parameters: OAuthParameters, at now: Date) async throws -> Resolution {
+        guard let clientId = try? parameters.single("client_id") else {
+            return .refused("The request must name its client once (client_id).")
+        }
+        guard let client = try await clients.client(clientId) else { return .refused("No client has this client_id.") }
+        if parameters.names.contains("request_uri") {
+            guard parameters.names == ["client_id", "request_uri"], let requestURI = try? parameters.single("request_uri"),
+                requestURI.hasPrefix(Self.requestURIPrefix),
+                let pushed = try await environment.store.takeAuthorizationRequest(
+                    id: String(requestURI.dropFirst(Self.requestURIPrefix.count)), at: now),
+                pushed.pushed, pushed.clientId == clientId
+            else { return .refused("The request_uri is unknown, used, expired or another client's.") }
+            return .resolved(try AuthorizationParameters(stored: pushed.parameters), client)
+        }
+        guard let redirectURI = try? parameters.single("redirect_uri") else {
+            return .refused("The request must carry its redirect_uri once.")
+        }
+        guard client.redirectURIs.contains(redirectURI) else {
+            return .refused("This redirect_uri is not registered for the client.")
+        }
+        do {
+            return .resolved(try AuthorizationParameters(parameters, clientId: clientId, redirectURI: redirectURI), client)
+        } catch {
+            return .failed(error, redirectURI: redirectURI, state: try? parameters.single("state"))
+        }
+    }
+
+    /// Validates a request for the client `client` as PAR keeps it.
+    /// - Throws: the ``OAuthError`` of the first parameter at fault (`invalid_request` for a redirect URI that is not
+    ///   the client's).
+    func validatePushed(_ parameters: OAuthParameters, client: OIDCClientRecord) throws(OAuthError) -> AuthorizationParameters {
+        if try parameters.single("request_uri") != nil { throw .invalidRequest("request_uri cannot be pushed") }
+        if let clientId = try parameters.single("client_id"), clientId != client.clientId {
+            throw .invalidRequest("client_id is not the authenticated client")
+        }
+        let redirectURI = try parameters.required("redirect_uri")
+        guard client.redirectURIs.contains(redirectURI) else {
+            throw .invalidRequest("this redirect_uri is not registered for the client")
+        }
+        return try AuthorizationParameters(parameters, clientId: client.clientId, redirectURI: redirectURI)
+    }
+
+    // MARK: The sign-in page
+
+    /// `GET /oauth2/sign-in/{requestId}`: what the page shows ("Sign in to …").
+    /// - Throws: 404 `not_found` for a request that is unknown, finished or expired.
+    package func signInRequest(_ requestId: String) async throws -> SignInRequest {
+        let (kept, request, client) = try await pendingRequest(requestId)
+        return SignInRequest(
+            requestId: kept.id, clientId: client.clientId, clientName: client.name, requiredAcr: request.requiredACR,
+            loginHint: request.loginHint, expiresAt: kept.expiresAt)
+    }
+
+    /// `POST /oauth2/sign-in/{requestId}/complete`: the page signed the user in (its own session, of the account app,
+    /// made after the request): the browser gets the provider session and goes back to the client with a code.
+    /// - Returns: where to send the browser, and the new provider session's cookie value and lifetime.
+    /// - Throws: 404 `not_found` for an unknown, finished or expired request; 401 `reauthentication_required` for a
+    ///   session older than the request or not the page's; 403 `insufficient_authentication` when the client asks
+    ///   for more (`acr_values=aal2` and a password).
+    package func completeSignIn(_ requestId: String, identity: AccessIdentity) async throws
+        -> (redirect: String, sessionToken: String, lifetime: Int)
+    {
+        let now = environment.clock.now()
+        let (kept, request, client) = try await pendingRequest(requestId)
+        let signIn = identity.session
+        guard signIn.clientId == environment.settings.accountClientId, signIn.deviceId == nil, signIn.scope == nil,
+            signIn.authTime >= kept.createdAt
+        else {
+            throw ProblemError(.reauthenticationRequired, detail: "Sign in on this page for this request.")
+        }
+        guard request.isSatisfied(byACR: signIn.acr, authTime: signIn.authTime, now: now) else {
+            throw ProblemError(
+                .insufficientAuthentication, detail: "\(client.name) asks for a passkey or an approval on your phone.")
+        }
+        let policy = try await environment.app(client.clientId).policy
+        let lifetime = min(Self.maximumSessionLifetime, TimeInterval(policy.sessionMaxLifetimeSeconds))
+        let session = ProviderSessionRecord(
+            id: RecordID.random(), userId: signIn.userId, amr: Self.providerAMR(of: signIn), acr: signIn.acr,
+            authTime: signIn.authTime, createdAt: now, expiresAt: signIn.authTime.addingTimeInterval(lifetime),
+            approvedBy: signIn.approvedBy)
+        let token = SecretDigest.randomToken()
+        let code = try await issueCode(
+            for: request, session: session, newSession: SecretDigest.sha256(token), spending: kept.id, at: now)
+        return (
+            AuthorizationResponse.success(code: code, to: request, issuer: issuer), token,
+            Int(session.expiresAt.timeIntervalSince(now))
+        )
+    }
+
+    /// `POST /oauth2/sign-in/{requestId}/cancel`: the user said no; the client hears `access_denied`.
+    /// - Throws: 404 `not_found` for an unknown, finished or expired request.
+    package func cancelSignIn(_ requestId: String) async throws -> String {
+        let now = environment.clock.now()
+        guard let kept = try await environment.store.takeAuthorizationRequest(id: requestId, at: now), !kept.pushed else {
+            throw Self.requestGone
+        }
+        let request = try AuthorizationParameters(stored: kept.parameters)
+        return AuthorizationResponse.failure(
+            OAuthError(.accessDenied, "the user cancelled the sign-in"), redirectURI: request.redirectURI,
+            state: request.state, issuer: issuer)
+    }
+
+    private func pendingRequest(_ requestId: String) async throws
+        -> (AuthorizationRequestRecord, AuthorizationParameters, OIDCClientRecord)
+    {
+        guard let kept = try await environment.store.authorizationRequest(id: requestId, at: environment.clock.now()),
+            !kept.pushed, let client = try await clients.client(kept.clientId)
+        else { throw Self.requestGone }
+        return (kept, try AuthorizationParameters(stored: kept.parameters), client)
+    }
+
+    // MARK: Logout
+
+    /// What RP-initiated logout answers.
+    package enum LogoutOutcome: Sendable, Equatable {
+        /// To the client's registered post-logout URI.
+        case redirect(String)
+        /// The signed-out page.
+        case signedOut
+    }
+
+    /// `GET /oauth2/logout`: ends the browser's provider session (and the one an ID token hint names) with every
+    /// session issued through it; goes back only to a post-logout URI registered for the hint's client.
+    package func logout(_ parameters: OAuthParameters, sessionToken: String?) async throws -> LogoutOutcome {
+        let now = environment.clock.now()
+        if let sessionToken, let session = try await environment.store.providerSession(tokenHash: SecretDigest.sha256(sessionToken)) {
+            try await environment.store.endProviderSession(id: session.id, at: now)
+        }
+        let hint = try? parameters.single("id_token_hint")
+        guard let hint, let claims = try await environment.signer.verifyIDTokenSignature(hint) else { return .signedOut }
+        // Only the hint's own session ends: a hint proves which sign-in the client saw.
+        if let session = try await environment.store.providerSession(id: claims.sid), session.userId == claims.sub {
+            try await environment.store.endProviderSession(id: session.id, at: now)
+        }
+        guard let uri = try? parameters.single("post_logout_redirect_uri"),
+            let client = try await clients.client(claims.aud), client.postLogoutRedirectURIs.contains(uri)
+        else { return .signedOut }
+        return .redirect(AuthorizationResponse.redirect(to: uri, [("state", try? parameters.single("state"))]))
+    }
+
+    // MARK: Sessions and codes
+
+    /// The provider session of `token` while it may serve `client`: not ended, within 12 hours and the client app's
+    /// maximum session lifetime.
+    private func liveSession(_ token: String?, for client: OIDCClientRecord, at now: Date) async throws
+        -> ProviderSessionRecord?
+    {
+        guard let token, let session = try await environment.store.providerSession(tokenHash: SecretDigest.sha256(token)),
+            session.endedAt == nil, session.expiresAt > now
+        else { return nil }
+        let policy = try await environment.app(client.clientId).policy
+        guard now.timeIntervalSince(session.authTime) <= TimeInterval(policy.sessionMaxLifetimeSeconds) else { return nil }
+        return session
+    }
+
+    /// Stores a new code for `request` from `session` (and the session itself when `newSession` holds its cookie's
+    /// hash), spending the kept request `spending`.
+    /// - Returns: the code.
+    /// - Throws: 404 `not_found` when the kept request was spent meanwhile (nothing is stored then).
+    private func issueCode(
+        for request: AuthorizationParameters, session: ProviderSessionRecord, newSession tokenHash: String?,
+        spending requestId: String?, at now: Date
+    ) async throws -> String {
+        let code = SecretDigest.randomToken()
+        let record = AuthorizationCodeRecord(
+            hash: SecretDigest.sha256(code), clientId: request.clientId, redirectURI: request.redirectURI,
+            codeChallenge: request.codeChallenge, nonce: request.nonce, scope: request.scope, userId: session.userId,
+            providerSessionId: session.id, createdAt: now, expiresAt: now.addingTimeInterval(Self.codeLifetime))
+        guard
+            try await environment.store.issueAuthorizationCode(
+                record, spending: requestId, newSession: tokenHash.map { (session, $0) }, at: now)
+        else { throw Self.requestGone }
+        await environment.auditor.record(
+            "oidc.authorize", outcome: "ok", userId: session.userId, clientId: request.clientId)
+        return code
+    }
+
+    /// The `amr` of ID tokens (RFC 8176) for a sign-in on the page: a password, a passkey, or a phone's approval
+    /// with its fingerprint or PIN.
+    static func providerAMR(of session: SessionRecord) -> [String] {
+        if session.approvedBy != nil {
+            return session.amr.contains("pin") ? ["hwk", "pin", "mfa"] : ["hwk", "fpt", "mfa"]
+        }
+        if session.amr.contains("passkey") { return ["hwk", "mfa"] }
+        return ["pwd"]
+    }
+
+    package init(environment: ServiceEnvironment) {
+        self.environment = environment
+    }
+}

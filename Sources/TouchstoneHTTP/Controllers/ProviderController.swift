@@ -1,0 +1,176 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import TouchstoneDomain
+import TouchstoneProtocol
+
+/// The OpenID Connect provider: discovery, the authorization endpoint with its sign-in page requests, PAR, the token
+/// endpoint, userinfo, logout and revocation. OAuth refusals travel as OAuth says (``OAuthError/response()``,
+/// redirects, pages); the sign-in page's own calls answer problems like the rest of the API.
+struct ProviderController {
+    let services: Services
+    let cookie: ProviderCookie
+
+    init(services: Services) {
+        self.services = services
+        cookie = ProviderCookie(issuer: services.environment.settings.issuer)
+    }
+
+    var routes: RouteCollection<TouchstoneRequestContext> {
+        let routes = RouteCollection(context: TouchstoneRequestContext.self)
+        routes.on(.openIDConfiguration, use: configuration)
+        routes.on(.oauthAuthorize, use: authorize)
+        routes.on(.oauthPushedRequest, use: push)
+        routes.on(.oauthToken, use: token)
+        routes.on(.oauthUserInfo, use: userInfo)
+        routes.on(.oauthUserInfoPost, use: userInfo)
+        routes.on(.oauthLogout, use: logout)
+        routes.on(.oauthRevoke, use: revoke)
+        routes.on(.oauthSignInRequest, use: signInRequest)
+        routes.on(.oauthSignInCancel, use: cancelSignIn)
+        routes.group()
+            .add(middleware: BearerAuthenticator(sessions: services.sessions))
+            .on(.oauthSignInComplete, use: completeSignIn)
+        return routes
+    }
+
+    @Sendable func configuration(_ request: Request, context: TouchstoneRequestContext) throws -> Response {
+        var response = try Response.json(OpenIDConfiguration(issuer: services.environment.settings.issuer))
+        response.headers[.cacheControl] = "max-age=300"
+        return response
+    }
+
+    @Sendable func authorize(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
+        guard let parameters = FormDecoding.pairs(Substring(request.uri.query ?? "")) else {
+            return ProviderPage.refused("The request's query is not well encoded.")
+        }
+        switch try await services.provider.authorize(OAuthParameters(parameters), sessionToken: cookie.value(in: request)) {
+        case .refused(let reason):
+            return ProviderPage.refused(reason)
+        case .redirect(let location):
+            return Self.seeOther(location)
+        case .signIn(let requestId):
+            return Self.seeOther("/?" + Self.signInParameter + "=" + requestId)
+        }
+    }
+
+    /// The query parameter that hands the sign-in page its request.
+    static let signInParameter = "sign-in"
+
+    @Sendable func push(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
+        do {
+            let form = try await Self.form(request, context: context)
+            let pushed = try await services.tokenEndpoint.push(form, credentials: try Self.credentials(request, form: form))
+            return try Response.json(pushed, status: .created, noStore: true)
+        } catch let error as OAuthError {
+            return try error.response()
+        }
+    }
+
+    @Sendable func token(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
+        do {
+            let form = try await Self.form(request, context: context)
+            let tokens = try await services.tokenEndpoint.token(form, credentials: try Self.credentials(request, form: form))
+            return try Response.json(tokens, noStore: true)
+        } catch let error as OAuthError {
+            return try error.response()
+        }
+    }
+
+    /// `Authorization: Bearer` only (RFC 6750 §2.1): no token at all is a bare `Bearer` challenge (§3.1).
+    @Sendable func userInfo(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
+        guard let token = request.authorization(scheme: "Bearer") else {
+            return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .cacheControl: "no-store"])
+        }
+        do {
+            return try Response.json(try await services.tokenEndpoint.userInfo(bearer: token), noStore: true)
+        } catch let error as OAuthError {
+            return try error.response()
+        }
+    }
+
+    @Sendable func logout(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
+        let parameters = FormDecoding.pairs(Substring(request.uri.query ?? "")) ?? []
+        var response =
+            switch try await services.provider.logout(OAuthParameters(parameters), sessionToken: cookie.value(in: request)) {
+            case .redirect(let location): Self.seeOther(location)
+            case .signedOut: ProviderPage.signedOut
+            }
+        response.headers[.setCookie] = cookie.clearing
+        return response
+    }
+
+    @Sendable func revoke(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
+        do {
+            let form = try await Self.form(request, context: context)
+            try await services.tokenEndpoint.revoke(form, credentials: try Self.credentials(request, form: form))
+            return Response(status: .ok, headers: [.cacheControl: "no-store"])
+        } catch let error as OAuthError {
+            return try error.response()
+        }
+    }
+
+    @Sendable func signInRequest(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
+        let signIn = try await services.provider.signInRequest(try context.parameters.require("requestId"))
+        return try Response.json(signIn, noStore: true)
+    }
+
+    /// The page's session (its Bearer token, never a cookie: no cross-site form can reach this) becomes the provider
+    /// session, set as the cookie.
+    @Sendable func completeSignIn(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
+        let (location, token, lifetime) = try await services.provider.completeSignIn(
+            try context.parameters.require("requestId"), identity: try context.requireIdentity())
+        var response = try Response.json(SignInRedirect(redirectTo: location), noStore: true)
+        response.headers[.setCookie] = cookie.setting(token, lifetime: lifetime)
+        return response
+    }
+
+    @Sendable func cancelSignIn(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
+        let location = try await services.provider.cancelSignIn(try context.parameters.require("requestId"))
+        return try Response.json(SignInRedirect(redirectTo: location), noStore: true)
+    }
+
+    // MARK: Wire details
+
+    private static func seeOther(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+    }
+
+    /// The form body of a client's request (`application/x-www-form-urlencoded`, at most 64 KiB).
+    private static func form(_ request: Request, context: TouchstoneRequestContext) async throws -> OAuthParameters {
+        guard let type = request.headers[.contentType]?.lowercased(),
+            type.hasPrefix("application/x-www-form-urlencoded")
+        else { throw OAuthError.invalidRequest("the body must be application/x-www-form-urlencoded") }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: context.maxUploadSize)
+        } catch {
+            throw OAuthError.invalidRequest("the body is larger than 64 KiB")
+        }
+        guard let pairs = FormDecoding.pairs(Substring(String(buffer: body))) else {
+            throw OAuthError.invalidRequest("the body is not well encoded")
+        }
+        return OAuthParameters(pairs)
+    }
+
+    /// How the client identified itself: HTTP Basic (its id and secret form-encoded, RFC 6749 §2.3.1), or
+    /// `client_id` and `client_secret` in the form; never both.
+    private static func credentials(_ request: Request, form: OAuthParameters) throws(OAuthError) -> ClientCredentials {
+        let formId = try form.single("client_id")
+        let formSecret = try form.single("client_secret")
+        guard let basic = request.authorization(scheme: "Basic") else {
+            return ClientCredentials(clientId: formId, secret: formSecret, method: formSecret == nil ? .none : .post)
+        }
+        guard formSecret == nil else { throw .invalidRequest("use one client authentication method, not two") }
+        guard let decoded = Data(base64Encoded: basic).flatMap({ String(data: $0, encoding: .utf8) }),
+            let colon = decoded.firstIndex(of: ":"),
+            let id = FormDecoding.decode(decoded[..<colon]),
+            let secret = FormDecoding.decode(decoded[decoded.index(after: colon)...])
+        else { throw OAuthError(.invalidClient, "the Basic credentials are malformed", usedBasic: true) }
+        guard formId == nil || formId == id else {
+            throw OAuthError(.invalidClient, "client_id is not the authenticated client", usedBasic: true)
+        }
+        return ClientCredentials(clientId: id, secret: secret, method: .basic)
+    }
+}

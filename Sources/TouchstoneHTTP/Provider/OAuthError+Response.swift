@@ -1,0 +1,30 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import TouchstoneDomain
+import TouchstoneProtocol
+
+extension OAuthError {
+    /// The status of each code: 401 for a client or token that failed authentication, 400 otherwise (RFC 6749 §5.2,
+    /// RFC 6750 §3.1).
+    var status: HTTPResponse.Status {
+        switch code {
+        case .invalidClient, .invalidToken: .unauthorized
+        case .temporarilyUnavailable: .tooManyRequests
+        default: .badRequest
+        }
+    }
+
+    /// The JSON answer `{error, error_description}`, never stored; `WWW-Authenticate` for a Basic client refused and
+    /// for a bad access token.
+    func response() throws -> Response {
+        var response = try Response.json(
+            OAuthErrorResponse(error: code.rawValue, errorDescription: description), status: status, noStore: true)
+        if code == .invalidClient, usedBasic {
+            response.headers[.wwwAuthenticate] = #"Basic realm="touchstone""#
+        } else if code == .invalidToken {
+            response.headers[.wwwAuthenticate] = #"Bearer error="invalid_token""#
+        }
+        return response
+    }
+}

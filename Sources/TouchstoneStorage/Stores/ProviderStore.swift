@@ -1,0 +1,30 @@
+import Foundation
+
+/// The OpenID Connect provider's clients, authorization requests, provider sessions and codes. Every method is atomic
+/// on its own.
+package protocol ProviderStore: Sendable {
+    func oidcClient(clientId: String) async throws -> OIDCClientRecord?
+    /// Inserts or replaces the OIDC registration of an existing app.
+    func saveOIDCClient(_ client: OIDCClientRecord) async throws
+    func createAuthorizationRequest(_ request: AuthorizationRequestRecord) async throws
+    /// An unused request that has not expired at `now`.
+    func authorizationRequest(id: String, at now: Date) async throws -> AuthorizationRequestRecord?
+    /// Spends an unused, unexpired request in one conditional statement; `nil` when it was used, expired or unknown.
+    func takeAuthorizationRequest(id: String, at now: Date) async throws -> AuthorizationRequestRecord?
+    /// In one transaction: spends the request `spending` (when given), stores `newSession` (when given) and `code`.
+    /// - Returns: `false`, with nothing stored, when the request was spent, expired or unknown.
+    func issueAuthorizationCode(
+        _ code: AuthorizationCodeRecord, spending requestId: String?,
+        newSession: (record: ProviderSessionRecord, tokenHash: String)?, at now: Date
+    ) async throws -> Bool
+    /// The provider session whose cookie has this SHA-256, ended or not.
+    func providerSession(tokenHash: String) async throws -> ProviderSessionRecord?
+    func providerSession(id: String) async throws -> ProviderSessionRecord?
+    func authorizationCode(hash: String) async throws -> AuthorizationCodeRecord?
+    /// In one transaction: spends the code and stores `session`, made from it, while its provider session is live.
+    /// A code used before ends the session of its first use instead.
+    func redeemAuthorizationCode(hash: String, session: SessionRecord, refreshTokenHash: String, at now: Date)
+        async throws -> CodeRedemption
+    /// Ends a provider session and every session issued through it.
+    func endProviderSession(id: String, at now: Date) async throws
+}
