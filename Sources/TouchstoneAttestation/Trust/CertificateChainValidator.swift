@@ -1,0 +1,88 @@
+import Foundation
+import X509
+
+/// Validates an attestation certificate chain (leaf first) up to trust anchors, at a given time.
+///
+/// Each certificate must be signed by the next one and, but for the leaf, be a CA; the last one must be signed by an
+/// anchor with its issuer's name. When the chain ends in a self-signed certificate with the subject and public key of
+/// an anchor, that copy stands for the anchor: it is left out of the path, so its own validity period does not count
+/// (Google's 2016 copy of its RSA root expired in 2026 while devices still send it). Every certificate of the path
+/// must be valid at the given time, and no certificate of the chain may be listed in the status list.
+struct CertificateChainValidator: Sendable {
+    /// The most certificates accepted in one chain.
+    static let maximumLength = 10
+
+    /// The roots the chain may end at.
+    let anchors: [Certificate]
+    /// The certificates revoked or suspended.
+    let statusList: AttestationStatusList
+
+    /// Parses DER certificates, leaf first.
+    /// - Throws: ``AttestationError`` (`chain_invalid` for an empty or over-long chain, `malformed_certificate`).
+    static func certificates(_ chain: [[UInt8]]) throws(AttestationError) -> [Certificate] {
+        guard !chain.isEmpty, chain.count <= maximumLength else {
+            throw AttestationError(.chainInvalid, "a chain holds 1 to \(maximumLength) certificates, not \(chain.count)")
+        }
+        var certificates: [Certificate] = []
+        for (index, der) in chain.enumerated() {
+            do {
+                certificates.append(try Certificate(derEncoded: der))
+            } catch {
+                throw AttestationError(.malformedCertificate, "certificate \(index) does not parse: \(error)")
+            }
+        }
+        return certificates
+    }
+
+    /// Checks the chain; returns normally when it is trusted at `time`.
+    /// - Throws: ``AttestationError``: `chain_invalid`, `untrusted_root`, `certificate_outside_validity` or
+    ///   `certificate_revoked`.
+    func validate(_ chain: [Certificate], at time: Date) throws(AttestationError) {
+        for (index, certificate) in chain.enumerated() {
+            if let entry = statusList.entry(forSerial: certificate.serialNumber.bytes) {
+                throw AttestationError(.certificateRevoked, "certificate \(index) (serial \(certificate.serialNumber)) is \(entry.status)")
+            }
+        }
+        let path = isAnchorCopy(chain.last) ? Array(chain.dropLast()) : chain
+        guard let top = path.last else {
+            throw AttestationError(.chainInvalid, "the chain holds nothing but a root")
+        }
+        for (index, certificate) in path.enumerated() {
+            if index > 0 { try requireCertificateAuthority(certificate, index: index) }
+            if index + 1 < path.count {
+                try requireSignature(of: certificate, index: index, by: path[index + 1])
+            }
+        }
+        guard anchors.contains(where: { $0.subject == top.issuer && isSignature(of: top, by: $0) }) else {
+            throw AttestationError(.untrustedRoot, "certificate \(path.count - 1) (issuer \(top.issuer)) is not signed by a trusted root")
+        }
+        for (index, certificate) in path.enumerated()
+        where !(certificate.notValidBefore <= time && time <= certificate.notValidAfter) {
+            throw AttestationError(
+                .certificateOutsideValidity,
+                "certificate \(index) is valid \(certificate.notValidBefore) to \(certificate.notValidAfter), not at \(time)")
+        }
+    }
+
+    /// Whether `certificate` is a self-signed copy of an anchor: the same subject and public key.
+    private func isAnchorCopy(_ certificate: Certificate?) -> Bool {
+        guard let certificate, certificate.subject == certificate.issuer else { return false }
+        return anchors.contains { $0.subject == certificate.subject && $0.publicKey == certificate.publicKey }
+    }
+
+    private func requireSignature(of certificate: Certificate, index: Int, by issuer: Certificate) throws(AttestationError) {
+        guard certificate.issuer == issuer.subject, isSignature(of: certificate, by: issuer) else {
+            throw AttestationError(.chainInvalid, "certificate \(index) is not signed by certificate \(index + 1)")
+        }
+    }
+
+    private func isSignature(of certificate: Certificate, by issuer: Certificate) -> Bool {
+        issuer.publicKey.isValidSignature(certificate.signature, for: certificate)
+    }
+
+    private func requireCertificateAuthority(_ certificate: Certificate, index: Int) throws(AttestationError) {
+        guard case .isCertificateAuthority = try? certificate.extensions.basicConstraints else {
+            throw AttestationError(.chainInvalid, "certificate \(index) issues a certificate but is not a CA")
+        }
+    }
+}
