@@ -65,7 +65,7 @@ public struct AppAttestVerifier: Sendable {
             throw AttestationError(.credentialIDMismatch, "the credential ID is not keyId")
         }
         return AppAttestation(
-            publicKey: AttestationPublicKey(key), keyID: keyID, appID: appID, environment: environment,
+            publicKey: key, keyID: keyID, appID: appID, environment: environment,
             receipt: object.receipt)
     }
 

@@ -2,7 +2,7 @@ import Crypto
 import X509
 import _CryptoExtras
 
-/// A public key that an attestation speaks for: the key to expect (the one being enrolled) or the key attested.
+/// A public key that an attestation speaks for: the key being enrolled, which the attested key must equal.
 ///
 /// Two values are equal when they are the same key, whatever form they were made from.
 public struct AttestationPublicKey: Sendable, Hashable {
@@ -42,10 +42,5 @@ public struct AttestationPublicKey: Sendable, Hashable {
         } catch {
             throw AttestationError(.keyMismatch, "not a supported SubjectPublicKeyInfo: \(error)")
         }
-    }
-
-    /// The key as DER `SubjectPublicKeyInfo`.
-    public var subjectPublicKeyInfoDER: [UInt8] {
-        Array(certificateKey.subjectPublicKeyInfoBytes)
     }
 }
