@@ -7,36 +7,30 @@ import SwiftASN1
 /// Holds the tags Touchstone reads; other tags are checked for shape and order, then skipped. Every tag is optional.
 public struct AuthorizationList: Sendable, Hashable {
     /// `purpose` [1]: what the key may do (2 = SIGN, 3 = VERIFY, …); empty when absent.
-    public let purposes: [Int]
+    public private(set) var purposes: [Int] = []
     /// `algorithm` [2]: 1 = RSA, 3 = EC.
-    public let algorithm: Int?
+    public private(set) var algorithm: Int?
     /// `keySize` [3], in bits.
-    public let keySize: Int?
+    public private(set) var keySize: Int?
     /// `ecCurve` [10]: 0 = P-224, 1 = P-256, 2 = P-384, 3 = P-521, 4 = Curve25519.
-    public let ecCurve: Int?
+    public private(set) var ecCurve: Int?
     /// `noAuthRequired` [503]: the key can be used without authenticating the user.
-    public let noAuthRequired: Bool
+    public private(set) var noAuthRequired = false
     /// `userAuthType` [504]: which authenticators unlock the key, a bitmask (1 = password, 2 = biometric).
-    public let userAuthType: Int?
+    public private(set) var userAuthType: Int?
     /// `authTimeout` [505]: seconds a successful authentication unlocks the key for.
-    public let authTimeout: Int?
+    public private(set) var authTimeout: Int?
     /// `creationDateTime` [701].
-    public let creationDateTime: Date?
+    public private(set) var creationDateTime: Date?
     /// `origin` [702]: 0 = GENERATED in the secure hardware, 2 = IMPORTED, ….
-    public let origin: Int?
+    public private(set) var origin: Int?
     /// `rootOfTrust` [704].
-    public let rootOfTrust: RootOfTrust?
+    public private(set) var rootOfTrust: RootOfTrust?
     /// `attestationApplicationId` [709].
-    public let attestationApplicationID: AttestationApplicationID?
+    public private(set) var attestationApplicationID: AttestationApplicationID?
 
     /// Parses a SEQUENCE of explicitly tagged fields, tags in strictly ascending order.
     init(derEncoded node: ASN1Node) throws {
-        var purposes: [Int] = []
-        var algorithm, keySize, ecCurve, userAuthType, authTimeout, origin: Int?
-        var noAuthRequired = false
-        var creationDateTime: Date?
-        var rootOfTrust: RootOfTrust?
-        var attestationApplicationID: AttestationApplicationID?
         var previousTag: UInt?
         for field in try KeyDescriptionDER.sequence(node) {
             guard field.identifier.tagClass == .contextSpecific else { throw ASN1Error.unexpectedFieldType(field.identifier) }
@@ -68,16 +62,5 @@ public struct AuthorizationList: Sendable, Hashable {
             default: break
             }
         }
-        self.purposes = purposes
-        self.algorithm = algorithm
-        self.keySize = keySize
-        self.ecCurve = ecCurve
-        self.noAuthRequired = noAuthRequired
-        self.userAuthType = userAuthType
-        self.authTimeout = authTimeout
-        self.creationDateTime = creationDateTime
-        self.origin = origin
-        self.rootOfTrust = rootOfTrust
-        self.attestationApplicationID = attestationApplicationID
     }
 }

@@ -37,9 +37,9 @@ public struct KeyDescription: Sendable, Hashable {
             guard Self.knownVersions.contains(attestationVersion) else {
                 throw ASN1Error.invalidASN1Object(reason: "attestation version \(attestationVersion) is unknown")
             }
-            attestationSecurityLevel = try SecurityLevel(derEncoded: fields[1])
+            attestationSecurityLevel = try KeyDescriptionDER.enumerated(fields[1], as: SecurityLevel.self)
             keyMintVersion = try KeyDescriptionDER.integer(fields[2])
-            keyMintSecurityLevel = try SecurityLevel(derEncoded: fields[3])
+            keyMintSecurityLevel = try KeyDescriptionDER.enumerated(fields[3], as: SecurityLevel.self)
             attestationChallenge = try KeyDescriptionDER.octets(fields[4])
             _ = try KeyDescriptionDER.octets(fields[5])  // uniqueId
             softwareEnforced = try AuthorizationList(derEncoded: fields[6])

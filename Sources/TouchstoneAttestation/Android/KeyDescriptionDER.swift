@@ -14,6 +14,15 @@ enum KeyDescriptionDER {
         try Int(derEncoded: node, withIdentifier: .enumerated)
     }
 
+    /// An ENUMERATED that names one of `Value`'s cases.
+    static func enumerated<Value: RawRepresentable<Int>>(_ node: ASN1Node, as type: Value.Type) throws -> Value {
+        let raw = try enumerated(node)
+        guard let value = Value(rawValue: raw) else {
+            throw ASN1Error.invalidASN1Object(reason: "\(raw) is not a \(Value.self)")
+        }
+        return value
+    }
+
     /// The bytes of an OCTET STRING.
     static func octets(_ node: ASN1Node) throws -> [UInt8] {
         Array(try ASN1OctetString(derEncoded: node).bytes)

@@ -20,7 +20,7 @@ public struct RootOfTrust: Sendable, Hashable {
         }
         verifiedBootKey = try KeyDescriptionDER.octets(fields[0])
         deviceLocked = try KeyDescriptionDER.boolean(fields[1])
-        verifiedBootState = try VerifiedBootState(derEncoded: fields[2])
+        verifiedBootState = try KeyDescriptionDER.enumerated(fields[2], as: VerifiedBootState.self)
         verifiedBootHash = fields.count == 4 ? try KeyDescriptionDER.octets(fields[3]) : nil
     }
 }

@@ -1,5 +1,3 @@
-import SwiftASN1
-
 /// What the bootloader found when it checked the operating system (`VerifiedBootState` of `RootOfTrust`).
 public enum VerifiedBootState: Int, Sendable, Hashable {
     /// Booted an image signed with the OEM's key.
@@ -10,13 +8,4 @@ public enum VerifiedBootState: Int, Sendable, Hashable {
     case unverified = 2
     /// Verification failed.
     case failed = 3
-
-    /// Reads an ENUMERATED boot state.
-    init(derEncoded node: ASN1Node) throws {
-        let value = try KeyDescriptionDER.enumerated(node)
-        guard let state = VerifiedBootState(rawValue: value) else {
-            throw ASN1Error.invalidASN1Object(reason: "VerifiedBootState \(value) is not defined")
-        }
-        self = state
-    }
 }
