@@ -76,6 +76,7 @@ public struct AttestationError: Error, Sendable, Hashable, CustomStringConvertib
     /// What exactly was wrong, for the server's log only.
     public let detail: String
 
+    /// An error for the check `code`, with `detail` for the log.
     public init(_ code: Code, _ detail: String) {
         self.code = code
         self.detail = detail

@@ -12,6 +12,7 @@ public struct AndroidKeyAttestationPolicy: Sendable {
     /// The package and signing-certificate pairs allowed for the app.
     public let allowedApplications: [AndroidApplication]
 
+    /// A policy for the app whose allowed pairs are `allowedApplications`.
     /// - Parameter allowedApplications: each one allowed package and signing-certificate digest pair.
     public init(allowedApplications: [AndroidApplication]) {
         self.allowedApplications = allowedApplications

@@ -7,10 +7,12 @@ import X509
 public struct AndroidKeyAttestationVerifier: Sendable {
     private let validator: CertificateChainValidator
 
+    /// A verifier for chains up to `trustAnchors`, refusing what `statusList` lists.
+    ///
+    /// ⚠️ Keep the status list current (Google updates it often): an empty one revokes nothing.
     /// - Parameters:
     ///   - trustAnchors: the roots a chain may end at (Google's built in).
     ///   - statusList: Google's attestation status list; a chain with any certificate listed in it fails.
-    /// ⚠️ Keep the status list current: an empty one revokes nothing.
     public init(trustAnchors: AttestationTrustAnchors = AttestationTrustAnchors(), statusList: AttestationStatusList) {
         validator = CertificateChainValidator(anchors: trustAnchors.android, statusList: statusList)
     }

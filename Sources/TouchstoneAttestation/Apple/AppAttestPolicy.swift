@@ -5,12 +5,14 @@ public struct AppAttestPolicy: Sendable, Hashable {
     /// Whether keys attested in the development environment are accepted.
     public let allowsDevelopment: Bool
 
+    /// A policy for the apps `allowedAppIDs`.
+    ///
+    /// ⚠️ Development keys come from builds anyone with the team's signing rights can make: allow them only for apps that
+    /// need it.
     /// - Parameters:
     ///   - allowedAppIDs: each `TEAMID.bundle.id` allowed.
     ///   - allowsDevelopment: also accept the development environment (`appattestdevelop`); production is always
     ///     accepted.
-    /// ⚠️ Development keys come from builds anyone with the team's signing rights can make: allow them only for apps that
-    /// need it.
     public init(allowedAppIDs: [String], allowsDevelopment: Bool = false) {
         self.allowedAppIDs = allowedAppIDs
         self.allowsDevelopment = allowsDevelopment

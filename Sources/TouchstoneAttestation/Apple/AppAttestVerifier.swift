@@ -11,6 +11,7 @@ public struct AppAttestVerifier: Sendable {
     public let policy: AppAttestPolicy
     private let validator: CertificateChainValidator
 
+    /// A verifier for attestations up to `trustAnchors`, for the apps of `policy`.
     /// - Parameters:
     ///   - trustAnchors: the roots a chain may end at (the Apple App Attestation Root CA built in).
     ///   - policy: the App IDs and environments allowed.
