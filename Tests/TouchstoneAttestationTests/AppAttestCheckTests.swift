@@ -40,11 +40,24 @@ struct AppAttestCheckTests {
         #expect(error?.code == .untrustedRoot)
     }
 
-    @Test func anIntermediateMustBeACertificateAuthority() throws {
+    @Test func anIntermediateMustBeACertificateAuthorityThatMaySignCertificates() throws {
         var fixture = AppAttestFixture()
-        fixture.intermediate = .isCertificateAuthority(maxPathLength: 0)
+        fixture.intermediate = try Certificate.Extensions {
+            Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+            Critical(KeyUsage(keyCertSign: true))
+        }
         #expect(try Self.verify(fixture).keyID == fixture.keyID)
-        fixture.intermediate = .notCertificateAuthority
+        fixture.intermediate = try Certificate.Extensions { Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0)) }
+        #expect(try Self.verify(fixture).keyID == fixture.keyID)
+
+        fixture.intermediate = try Certificate.Extensions { Critical(BasicConstraints.notCertificateAuthority) }
+        Self.expectRefused(.chainInvalid, fixture)
+        fixture.intermediate = Certificate.Extensions()
+        Self.expectRefused(.chainInvalid, fixture)
+        fixture.intermediate = try Certificate.Extensions {
+            Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+            Critical(KeyUsage(digitalSignature: true))
+        }
         Self.expectRefused(.chainInvalid, fixture)
     }
 

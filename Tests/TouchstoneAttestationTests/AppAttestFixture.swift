@@ -21,8 +21,8 @@ struct AppAttestFixture {
     var credentialID: [UInt8]?
     /// Bytes after the credential key (iOS 27's extension map, for example).
     var trailing: [UInt8] = []
-    /// The Basic Constraints of an intermediate between the root and the leaf; no intermediate when nil.
-    var intermediate: BasicConstraints?
+    /// The extensions of an intermediate between the root and the leaf; no intermediate when nil.
+    var intermediate: Certificate.Extensions?
     let intermediateKey = P256.Signing.PrivateKey()
     let clientDataHash = Array(SHA256.hash(data: Array("touchstone-appattest-v1\nchallenge\nkid\n".utf8)))
 
@@ -71,7 +71,7 @@ struct AppAttestFixture {
                 version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(intermediateKey.publicKey),
                 notValidBefore: Self.time - 86_400, notValidAfter: Self.time + 86_400,
                 issuer: try Self.rootName(), subject: intermediateName, signatureAlgorithm: .ecdsaWithSHA384,
-                extensions: try Certificate.Extensions { Critical(intermediate) },
+                extensions: intermediate,
                 issuerPrivateKey: Certificate.PrivateKey(rootKey)))
         }
         let x5c = try chain.map { certificate in

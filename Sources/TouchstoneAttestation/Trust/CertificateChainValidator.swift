@@ -3,7 +3,7 @@ import X509
 
 /// Validates an attestation certificate chain (leaf first) up to trust anchors, at a given time.
 ///
-/// Each certificate must be signed by the next one and, but for the leaf, be a CA; the last one must be signed by an
+/// Each certificate must be signed by the next one and, but for the leaf, be a CA allowed to sign certificates; the last one must be signed by an
 /// anchor with its issuer's name. When the chain ends in a self-signed certificate with the subject and public key of
 /// an anchor, that copy stands for the anchor: it is left out of the path, so its own validity period does not count
 /// (Google's 2016 copy of its RSA root expired in 2026 while devices still send it). Every certificate of the path
@@ -80,9 +80,19 @@ struct CertificateChainValidator: Sendable {
         issuer.publicKey.isValidSignature(certificate.signature, for: certificate)
     }
 
+    /// An issuer must say it is a CA (Basic Constraints) and, when it limits its key's usage, allow certificate
+    /// signing (RFC 5280 §4.2.1.3, §4.2.1.9).
     private func requireCertificateAuthority(_ certificate: Certificate, index: Int) throws(AttestationError) {
-        guard case .isCertificateAuthority = try? certificate.extensions.basicConstraints else {
-            throw AttestationError(.chainInvalid, "certificate \(index) issues a certificate but is not a CA")
+        let constraints: BasicConstraints?
+        let usage: KeyUsage?
+        do {
+            constraints = try certificate.extensions.basicConstraints
+            usage = try certificate.extensions.keyUsage
+        } catch {
+            throw AttestationError(.chainInvalid, "certificate \(index)'s extensions do not parse: \(error)")
+        }
+        guard case .isCertificateAuthority = constraints, usage?.keyCertSign ?? true else {
+            throw AttestationError(.chainInvalid, "certificate \(index) issues a certificate but is not a CA that may sign them")
         }
     }
 }
