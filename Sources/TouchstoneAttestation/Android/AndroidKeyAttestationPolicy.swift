@@ -25,25 +25,27 @@ public struct AndroidKeyAttestationPolicy: Sendable {
     ///   - challenge: the enrolment challenge's decoded bytes (32).
     ///   - role: the device key or the biometric key.
     /// - Returns: where the key lives.
-    /// - Throws: ``AttestationError`` with the code of the first check that fails, in the order of ``refusals(of:expectedKey:challenge:role:)``;
-    ///   its detail names every failed check.
+    /// - Throws: ``AttestationError`` with the code of the first check that fails, in the order of
+    ///   ``refusals(of:expectedKey:challenge:role:)``; its detail names every failed check.
     public func evaluate(
-        _ attestation: AndroidKeyAttestation, expectedKey: AttestationPublicKey, challenge: [UInt8], role: AndroidKeyRole
+        _ attestation: AndroidKeyAttestation, expectedKey: AttestationPublicKey, challenge: [UInt8],
+        role: AndroidKeyRole
     ) throws(AttestationError) -> AndroidKeyStorage {
         let refusals = refusals(of: attestation, expectedKey: expectedKey, challenge: challenge, role: role)
         if let first = refusals.first {
             throw AttestationError(first.code, refusals.map(\.description).joined(separator: "; "))
         }
         let description = attestation.keyDescription
-        let bothStrongBox = description.attestationSecurityLevel == .strongBox && description.keyMintSecurityLevel == .strongBox
-        return bothStrongBox ? .strongBox : .trustedEnvironment
+        let levels = [description.attestationSecurityLevel, description.keyMintSecurityLevel]
+        return levels.allSatisfy { $0 == .strongBox } ? .strongBox : .trustedEnvironment
     }
 
     /// Every check the attestation fails, in the contract's order: key, challenge, security levels, purpose, origin,
     /// boot state, bootloader lock, app, then for the biometric key `noAuthRequired`, `userAuthType` and
     /// `authTimeout`. Empty when it passes.
     public func refusals(
-        of attestation: AndroidKeyAttestation, expectedKey: AttestationPublicKey, challenge: [UInt8], role: AndroidKeyRole
+        of attestation: AndroidKeyAttestation, expectedKey: AttestationPublicKey, challenge: [UInt8],
+        role: AndroidKeyRole
     ) -> [AttestationError] {
         let description = attestation.keyDescription
         let hardware = description.hardwareEnforced
@@ -65,7 +67,8 @@ public struct AndroidKeyAttestationPolicy: Sendable {
             refuse(.originNotGenerated, "hardware-enforced origin is \(hardware.origin.map { "\($0)" } ?? "absent")")
         }
         if hardware.rootOfTrust?.verifiedBootState != .verified {
-            refuse(.bootStateNotVerified, "verifiedBootState is \(hardware.rootOfTrust.map { "\($0.verifiedBootState)" } ?? "absent")")
+            let state = hardware.rootOfTrust.map { "\($0.verifiedBootState)" } ?? "absent"
+            refuse(.bootStateNotVerified, "verifiedBootState is \(state)")
         }
         if hardware.rootOfTrust?.deviceLocked != true { refuse(.deviceNotLocked, "the bootloader is not locked") }
         if !isAllowed(description.softwareEnforced.attestationApplicationID) {
@@ -74,9 +77,12 @@ public struct AndroidKeyAttestationPolicy: Sendable {
         if role == .biometric {
             if hardware.noAuthRequired { refuse(.noAuthRequired, "the biometric key has noAuthRequired") }
             if hardware.userAuthType != Self.biometricAuthType {
-                refuse(.userAuthTypeNotBiometric, "userAuthType is \(hardware.userAuthType.map { "\($0)" } ?? "absent"), not 2")
+                let type = hardware.userAuthType.map { "\($0)" } ?? "absent"
+                refuse(.userAuthTypeNotBiometric, "userAuthType is \(type), not 2")
             }
-            if let timeout = hardware.authTimeout { refuse(.authTimeoutPresent, "the biometric key has authTimeout \(timeout)") }
+            if let timeout = hardware.authTimeout {
+                refuse(.authTimeoutPresent, "the biometric key has authTimeout \(timeout)")
+            }
         }
         return refusals
     }

@@ -33,12 +33,14 @@ public struct AuthorizationList: Sendable, Hashable {
     init(derEncoded node: ASN1Node) throws {
         var previousTag: UInt?
         for field in try KeyDescriptionDER.sequence(node) {
-            guard field.identifier.tagClass == .contextSpecific else { throw ASN1Error.unexpectedFieldType(field.identifier) }
+            guard field.identifier.tagClass == .contextSpecific else {
+                throw ASN1Error.unexpectedFieldType(field.identifier)
+            }
             let tag = field.identifier.tagNumber
             if let previousTag {
                 guard tag != previousTag else { throw ASN1Error.invalidASN1Object(reason: "tag [\(tag)] is repeated") }
                 guard tag > previousTag else {
-                    throw ASN1Error.invalidASN1Object(reason: "tag [\(tag)] follows [\(previousTag)]: not in ascending order")
+                    throw ASN1Error.invalidASN1Object(reason: "tag [\(tag)] follows [\(previousTag)]: not ascending")
                 }
             }
             previousTag = tag
@@ -58,7 +60,8 @@ public struct AuthorizationList: Sendable, Hashable {
                 creationDateTime = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
             case 702: origin = try KeyDescriptionDER.integer(value)
             case 704: rootOfTrust = try RootOfTrust(derEncoded: value)
-            case 709: attestationApplicationID = try AttestationApplicationID(derEncoded: try KeyDescriptionDER.octets(value))
+            case 709:
+                attestationApplicationID = try AttestationApplicationID(derEncoded: try KeyDescriptionDER.octets(value))
             default: break
             }
         }

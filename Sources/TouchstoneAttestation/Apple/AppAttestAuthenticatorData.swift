@@ -23,7 +23,8 @@ enum AppAttestAuthenticatorData {
         guard bytes.count >= lengthEnd else { return bytes.count }
         let flags = AuthenticatorFlags(rawValue: bytes[32])
         guard flags.contains(.attestedCredentialData), !flags.contains(.extensionData) else { return bytes.count }
-        let keyStart = lengthEnd + (Int(bytes[credentialIDLengthOffset]) << 8 | Int(bytes[credentialIDLengthOffset + 1]))
+        let credentialIDLength = Int(bytes[credentialIDLengthOffset]) << 8 | Int(bytes[credentialIDLengthOffset + 1])
+        let keyStart = lengthEnd + credentialIDLength
         guard let (_, keyEnd) = try? CBORDecoder().decodePrefix(bytes, from: keyStart) else { return bytes.count }
         return keyEnd
     }

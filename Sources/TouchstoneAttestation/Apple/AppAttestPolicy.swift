@@ -7,8 +7,8 @@ public struct AppAttestPolicy: Sendable, Hashable {
 
     /// A policy for the apps `allowedAppIDs`.
     ///
-    /// ⚠️ Development keys come from builds anyone with the team's signing rights can make: allow them only for apps that
-    /// need it.
+    /// ⚠️ Development keys come from builds anyone with the team's signing rights can make: allow them only for
+    /// apps that need it.
     /// - Parameters:
     ///   - allowedAppIDs: each `TEAMID.bundle.id` allowed.
     ///   - allowsDevelopment: also accept the development environment (`appattestdevelop`); production is always

@@ -51,8 +51,8 @@ public struct AppAttestVerifier: Sendable {
             throw AttestationError(.keyIDMismatch, "keyId is not SHA-256 of the leaf's P-256 point")
         }
         let authenticatorData = try AppAttestAuthenticatorData.parse(object.authenticatorData)
-        guard let appID = policy.allowedAppIDs.first(where: { Array(SHA256.hash(data: Data($0.utf8))) == authenticatorData.rpIdHash })
-        else {
+        let appID = policy.allowedAppIDs.first { Array(SHA256.hash(data: Data($0.utf8))) == authenticatorData.rpIdHash }
+        guard let appID else {
             throw AttestationError(.appIDNotAllowed, "rpIdHash is the hash of no allowed App ID")
         }
         guard authenticatorData.signCount == 0 else {
@@ -74,7 +74,7 @@ public struct AppAttestVerifier: Sendable {
         switch AppAttestEnvironment(aaguid: aaguid) {
         case .production: return .production
         case .development where policy.allowsDevelopment: return .development
-        case .development: throw AttestationError(.environmentNotAllowed, "development keys are not allowed for this app")
+        case .development: throw AttestationError(.environmentNotAllowed, "development keys are not allowed here")
         case nil: throw AttestationError(.environmentNotAllowed, "the AAGUID names no App Attest environment")
         }
     }

@@ -3,11 +3,12 @@ import X509
 
 /// Validates an attestation certificate chain (leaf first) up to trust anchors, at a given time.
 ///
-/// Each certificate must be signed by the next one and, but for the leaf, be a CA allowed to sign certificates; the last one must be signed by an
-/// anchor with its issuer's name. When the chain ends in a self-signed certificate with the subject and public key of
-/// an anchor, that copy stands for the anchor: it is left out of the path, so its own validity period does not count
-/// (Google's 2016 copy of its RSA root expired in 2026 while devices still send it). Every certificate of the path
-/// must be valid at the given time, and no certificate of the chain may be listed in the status list.
+/// Each certificate must be signed by the next one and, but for the leaf, be a CA allowed to sign certificates; the
+/// last one must be signed by an anchor with its issuer's name. When the chain ends in a self-signed certificate with
+/// the subject and public key of an anchor, that copy stands for the anchor: it is left out of the path, so its own
+/// validity period does not count (Google's 2016 copy of its RSA root expired in 2026 while devices still send it).
+/// Every certificate of the path must be valid at the given time, and no certificate of the chain may be listed in the
+/// status list.
 struct CertificateChainValidator: Sendable {
     /// The most certificates accepted in one chain.
     static let maximumLength = 10
@@ -21,7 +22,7 @@ struct CertificateChainValidator: Sendable {
     /// - Throws: ``AttestationError`` (`chain_invalid` for an empty or over-long chain, `malformed_certificate`).
     static func certificates(_ chain: [[UInt8]]) throws(AttestationError) -> [Certificate] {
         guard !chain.isEmpty, chain.count <= maximumLength else {
-            throw AttestationError(.chainInvalid, "a chain holds 1 to \(maximumLength) certificates, not \(chain.count)")
+            throw AttestationError(.chainInvalid, "a chain holds 1 to \(maximumLength) certificates: \(chain.count)")
         }
         var certificates: [Certificate] = []
         for (index, der) in chain.enumerated() {
@@ -40,7 +41,8 @@ struct CertificateChainValidator: Sendable {
     func validate(_ chain: [Certificate], at time: Date) throws(AttestationError) {
         for (index, certificate) in chain.enumerated() {
             if let entry = statusList.entry(forSerial: certificate.serialNumber.bytes) {
-                throw AttestationError(.certificateRevoked, "certificate \(index) (serial \(certificate.serialNumber)) is \(entry.status)")
+                let serial = certificate.serialNumber
+                throw AttestationError(.certificateRevoked, "certificate \(index) (\(serial)) is \(entry.status)")
             }
         }
         let path = isAnchorCopy(chain.last) ? Array(chain.dropLast()) : chain
@@ -54,13 +56,12 @@ struct CertificateChainValidator: Sendable {
             }
         }
         guard anchors.contains(where: { $0.subject == top.issuer && isSignature(of: top, by: $0) }) else {
-            throw AttestationError(.untrustedRoot, "certificate \(path.count - 1) (issuer \(top.issuer)) is not signed by a trusted root")
+            throw AttestationError(.untrustedRoot, "no trusted root signed certificate \(path.count - 1)")
         }
-        for (index, certificate) in path.enumerated()
-        where !(certificate.notValidBefore <= time && time <= certificate.notValidAfter) {
-            throw AttestationError(
-                .certificateOutsideValidity,
-                "certificate \(index) is valid \(certificate.notValidBefore) to \(certificate.notValidAfter), not at \(time)")
+        // Compared one bound at a time: a certificate may state a notAfter before its notBefore.
+        if let index = path.firstIndex(where: { !($0.notValidBefore <= time && time <= $0.notValidAfter) }) {
+            let validity = "\(path[index].notValidBefore) to \(path[index].notValidAfter)"
+            throw AttestationError(.certificateOutsideValidity, "certificate \(index): \(validity), not \(time)")
         }
     }
 
@@ -70,7 +71,9 @@ struct CertificateChainValidator: Sendable {
         return anchors.contains { $0.subject == certificate.subject && $0.publicKey == certificate.publicKey }
     }
 
-    private func requireSignature(of certificate: Certificate, index: Int, by issuer: Certificate) throws(AttestationError) {
+    private func requireSignature(
+        of certificate: Certificate, index: Int, by issuer: Certificate
+    ) throws(AttestationError) {
         guard certificate.issuer == issuer.subject, isSignature(of: certificate, by: issuer) else {
             throw AttestationError(.chainInvalid, "certificate \(index) is not signed by certificate \(index + 1)")
         }
@@ -92,7 +95,7 @@ struct CertificateChainValidator: Sendable {
             throw AttestationError(.chainInvalid, "certificate \(index)'s extensions do not parse: \(error)")
         }
         guard case .isCertificateAuthority = constraints, usage?.keyCertSign ?? true else {
-            throw AttestationError(.chainInvalid, "certificate \(index) issues a certificate but is not a CA that may sign them")
+            throw AttestationError(.chainInvalid, "certificate \(index) issues certificates but may not")
         }
     }
 }
