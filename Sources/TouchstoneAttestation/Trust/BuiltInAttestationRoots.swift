@@ -12,7 +12,8 @@ enum BuiltInAttestationRoots {
     /// The Apple App Attestation Root CA, for App Attest chains.
     static let apple: [Certificate] = [appleAppAttestation].compactMap(certificate)
 
-    /// A PEM literal below as a certificate; the tests check that every one parses.
+    /// A PEM literal below as a certificate (the vector tests use every root, so one that did not parse would fail
+    /// them).
     private static func certificate(_ pem: String) -> Certificate? {
         try? Certificate(pemEncoded: pem)
     }
