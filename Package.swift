@@ -61,7 +61,16 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
-        .target(name: "TouchstoneAttestation", dependencies: ["TouchstoneWebAuthn"]),
+        .target(
+            name: "TouchstoneAttestation",
+            dependencies: [
+                "TouchstoneWebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
         .target(
             name: "TouchstoneStorage",
             dependencies: [
@@ -180,7 +189,14 @@ let package = Package(
         ),
         .testTarget(
             name: "TouchstoneAttestationTests",
-            dependencies: ["TouchstoneAttestation"],
+            dependencies: [
+                "TouchstoneAttestation",
+                "TouchstoneWebAuthn",
+                "TouchstoneWebAuthnTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
             resources: [.copy("Vectors")]
         ),
         .testTarget(

@@ -2,11 +2,10 @@ import Foundation
 import Testing
 import TouchstoneAttestation
 
-/// Google's attestation status list, from google/android-key-attestation's test fixture (`Vectors/status.json`).
+/// Google's attestation status list, from google/android-key-attestation's test fixture (`Vectors/attestation/android/status.json`).
 struct AttestationStatusListTests {
     static func vector() throws -> AttestationStatusList {
-        let url = try #require(Bundle.module.url(forResource: "status", withExtension: "json", subdirectory: "Vectors"))
-        return try AttestationStatusList(json: try Data(contentsOf: url))
+        try AttestationStatusList(json: try Vectors.data("attestation/android/status.json"))
     }
 
     /// The bytes of a hexadecimal serial, as a certificate's DER INTEGER holds them.

@@ -2,7 +2,7 @@ import SwiftASN1
 
 /// The parts of Android's key attestation extension (OID 1.3.6.1.4.1.11129.2.1.17, `KeyDescription`) that
 /// WebAuthn §8.4 checks.
-struct AndroidKeyDescription: Sendable {
+package struct AndroidKeyDescription: Sendable {
     /// One `AuthorizationList`, reduced to the tags WebAuthn looks at.
     struct AuthorizationList: Sendable {
         /// `purpose` ([1] SET OF INTEGER), when present.
@@ -13,7 +13,8 @@ struct AndroidKeyDescription: Sendable {
         var origin: Int?
     }
 
-    static let extensionOID: ASN1ObjectIdentifier = [1, 3, 6, 1, 4, 1, 11129, 2, 1, 17]
+    /// The X.509 extension that carries it in an attestation certificate.
+    package static let extensionOID: ASN1ObjectIdentifier = [1, 3, 6, 1, 4, 1, 11129, 2, 1, 17]
     /// `KM_ORIGIN_GENERATED`.
     static let originGenerated = 0
     /// `KM_PURPOSE_SIGN`.

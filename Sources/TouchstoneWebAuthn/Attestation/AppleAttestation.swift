@@ -3,9 +3,9 @@ import SwiftASN1
 import X509
 
 /// The `apple` (Apple Anonymous) attestation statement format (WebAuthn §8.8).
-enum AppleAttestation {
+package enum AppleAttestation {
     /// The nonce extension, 1.2.840.113635.100.8.2.
-    static let nonceExtension: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 8, 2]
+    package static let nonceExtension: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 8, 2]
 
     static func verify(_ input: AttestationInput) throws(WebAuthnError) -> VerifiedAttestationStatement {
         // §8.8 step 1: attStmt is valid CBOR conforming to the syntax.
@@ -30,7 +30,7 @@ enum AppleAttestation {
     }
 
     /// The extension value: SEQUENCE { [1] EXPLICIT OCTET STRING nonce }.
-    static func certifiedNonce(_ value: ArraySlice<UInt8>) throws -> [UInt8] {
+    package static func certifiedNonce(_ value: ArraySlice<UInt8>) throws -> [UInt8] {
         let root = try DER.parse(value)
         return try DER.sequence(root, identifier: .sequence) { nodes in
             try DER.explicitlyTagged(&nodes, tagNumber: 1, tagClass: .contextSpecific) { node in
