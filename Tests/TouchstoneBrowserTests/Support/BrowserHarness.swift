@@ -13,10 +13,18 @@ struct BrowserHarness {
 
     /// Starts both, opens the page at the server's issuer (`localhost`: WebAuthn refuses IP origins), runs `body`,
     /// and stops both however it ends.
-    static func run(_ body: (BrowserHarness) async throws -> Void) async throws {
+    /// - Parameter passkeyAutofill: let the page offer passkeys in autofill (conditional mediation). The virtual
+    ///   authenticator answers such a request at once with its first passkey, as if the user picked it, so only the
+    ///   test of that feature turns it on; the others click their way as a person would.
+    static func run(passkeyAutofill: Bool = false, _ body: (BrowserHarness) async throws -> Void) async throws {
         try await withServer(atLocalhost: true) { server, client in
             do {
                 try await Chromium.withPage { page in
+                    if !passkeyAutofill {
+                        try await page.send(
+                            "Page.addScriptToEvaluateOnNewDocument",
+                            ["source": "if (window.PublicKeyCredential) PublicKeyCredential.isConditionalMediationAvailable = async () => false;"])
+                    }
                     try await page.navigate(server.issuerURL)
                     try await body(BrowserHarness(server: server, client: client, page: page))
                 }

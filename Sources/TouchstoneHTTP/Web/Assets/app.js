@@ -609,6 +609,30 @@ async function signInWithPasskey(username, button, errorElement) {
   }
 }
 
+// Passkeys offered in the username field's autofill (conditional mediation), where the browser has it. Asked once
+// when the page opens; any other passkey ceremony aborts it.
+async function offerPasskeyAutofill() {
+  if (typeof window.PublicKeyCredential?.isConditionalMediationAvailable !== "function") return;
+  if (!(await PublicKeyCredential.isConditionalMediationAvailable().catch(() => false))) return;
+  const signal = newCeremony();
+  try {
+    const options = await api("POST", "/v1/webauthn/authentication/options", { body: {} });
+    const credential = await navigator.credentials.get({
+      publicKey: requestOptions(options.publicKey),
+      mediation: "conditional",
+      signal,
+    });
+    if (!credential || signal.aborted) return;
+    const session = await api("POST", "/v1/webauthn/authentication/verify", {
+      body: { ceremonyId: options.ceremonyId, credential: credentialToJSON(credential), clientId: CLIENT_ID },
+    });
+    startSession(session, "passkey", null);
+  } catch (error) {
+    if (signal.aborted || error?.name === "AbortError") return;
+    showError($("passkey-username-error"), messageFor(error));
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Sign in with a password
 
@@ -1210,6 +1234,7 @@ async function boot() {
     showError($("passkey-username-error"), "This browser does not support passkeys. Use your password or your phone.");
   } else {
     showSignIn("passkey");
+    offerPasskeyAutofill();
   }
   document.body.dataset.ready = "true";
 }
