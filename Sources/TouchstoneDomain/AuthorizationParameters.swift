@@ -40,9 +40,10 @@ package struct AuthorizationParameters: Codable, Sendable, Equatable {
         self = try JSONDecoder().decode(Self.self, from: Data(stored.utf8))
     }
 
-    /// Whether a sign-in of level `acr` at `authTime` satisfies `acr_values` and `max_age` at `now`.
+    /// Whether an existing sign-in of level `acr` at `authTime` satisfies `acr_values` and `max_age` at `now`
+    /// (`max_age=0` asks for a new sign-in, as `prompt=login` does).
     func isSatisfied(byACR acr: String, authTime: Date, now: Date) -> Bool {
-        if let maxAge, now.timeIntervalSince(authTime) > TimeInterval(maxAge) { return false }
+        if let maxAge, maxAge == 0 || now.timeIntervalSince(authTime) > TimeInterval(maxAge) { return false }
         return Self.satisfies(acr: acr, acrValues: acrValues)
     }
 

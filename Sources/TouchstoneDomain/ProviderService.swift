@@ -136,7 +136,8 @@ package struct ProviderService: Sendable {
         else {
             throw ProblemError(.reauthenticationRequired, detail: "Sign in on this page for this request.")
         }
-        guard request.isSatisfied(byACR: signIn.acr, authTime: signIn.authTime, now: now) else {
+        // A sign-in made for this request is fresh whatever max_age says; its level must still be enough.
+        guard AuthorizationParameters.satisfies(acr: signIn.acr, acrValues: request.acrValues) else {
             throw ProblemError(
                 .insufficientAuthentication, detail: "\(client.name) asks for a passkey or an approval on your phone.")
         }

@@ -124,6 +124,11 @@ import TouchstoneProtocol
             #expect(tooOld.parameters["error"] == "login_required")
             let young = try Redirect(try #require(try await h.authorize(site.query(["max_age": "600"]), cookie: cookie).headers[.location]))
             #expect(young.parameters["code"] != nil)
+
+            // max_age=0 asks for a new sign-in, which then satisfies it.
+            let fresh = try h.signInRequestId(try await h.authorize(site.query(["max_age": "0"]), cookie: cookie))
+            let completed = try await h.completeSignIn(fresh, with: try await h.pageSession())
+            #expect(try Redirect(try h.decode(SignInRedirect.self, completed).redirectTo).parameters["code"] != nil)
         }
     }
 

@@ -6,12 +6,14 @@ The browser's part (following the redirect to the sign-in page and signing in th
 HTTP, as the web page does it: a password session of the account app, handed to /oauth2/sign-in/{id}/complete.
 Everything a site does is Authlib's: the authorization URL with PKCE S256 and a nonce, the token request with
 client_secret_basic, the ID token's validation against the JWKS (signature, iss, aud, exp, nonce, at_hash),
-userinfo, refresh, and PAR. Prints one line per step and exits non-zero on the first failure.
+userinfo, refresh, and PAR; then every refusal the contract lists, seen from the site. Prints one line per step and
+exits non-zero on the first failure.
 """
 import sys
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import requests
+from authlib.integrations.base_client.errors import OAuthError
 from authlib.integrations.requests_client import OAuth2Session
 from authlib.common.security import generate_token
 from authlib.jose import JsonWebKey, jwt
@@ -145,3 +147,72 @@ assert dead.status_code == 401, dead.status_code
 _, _, _, location = authorize()
 assert "sign-in" in query(location), location
 step("logout")
+
+# 7. max_age: a sign-in older than max_age asks for the page again.
+verifier, nonce, state, location = authorize()
+callback = sign_in_on_the_page(location)
+site.fetch_token(configuration["token_endpoint"], authorization_response=callback, code_verifier=verifier)
+_, _, _, location = authorize({"max_age": "0"})
+assert "sign-in" in query(location), location
+step("max_age")
+
+# 8. Refusals, as a site sees them.
+def raw_authorize(parameters):
+    return requests.get(
+        configuration["authorization_endpoint"] + "?" + urlencode(parameters), allow_redirects=False, timeout=30)
+
+def redirect_error(response):
+    assert response.status_code == 303, (response.status_code, response.text)
+    parameters = query(response.headers["Location"])
+    assert response.headers["Location"].startswith(redirect_uri + "?"), response.headers
+    assert parameters.get("iss") == issuer, parameters
+    return parameters["error"]
+
+complete = {
+    "response_type": "code", "client_id": client_id, "redirect_uri": redirect_uri, "scope": "openid", "state": "s",
+    "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", "code_challenge_method": "S256",
+}
+unknown_client = raw_authorize({**complete, "client_id": "nobody"})
+assert unknown_client.status_code == 400 and "Location" not in unknown_client.headers, unknown_client.status_code
+unregistered = raw_authorize({**complete, "redirect_uri": "http://127.0.0.1:9/elsewhere"})
+assert unregistered.status_code == 400 and "Location" not in unregistered.headers, unregistered.status_code
+without_pkce = {name: value for name, value in complete.items() if not name.startswith("code_challenge")}
+assert redirect_error(raw_authorize(without_pkce)) == "invalid_request"
+assert redirect_error(raw_authorize({**complete, "code_challenge_method": "plain"})) == "invalid_request"
+step("refusals before and after the redirect URI is known (unknown client, unregistered URI, no or plain PKCE)")
+
+verifier, nonce, state, location = authorize()
+callback = sign_in_on_the_page(location) if "sign-in" in query(location) else location
+try:
+    site.fetch_token(configuration["token_endpoint"], authorization_response=callback, code_verifier=generate_token(48))
+    raise AssertionError("a wrong code_verifier was accepted")
+except OAuthError as error:
+    assert error.error == "invalid_grant", error
+tokens = site.fetch_token(configuration["token_endpoint"], authorization_response=callback, code_verifier=verifier)
+try:
+    site.fetch_token(configuration["token_endpoint"], authorization_response=callback, code_verifier=verifier)
+    raise AssertionError("a code was accepted twice")
+except OAuthError as error:
+    assert error.error == "invalid_grant", error
+dead = requests.get(
+    configuration["userinfo_endpoint"], headers={"Authorization": "Bearer " + tokens["access_token"]}, timeout=30)
+assert dead.status_code == 401, "a reused code ends what its first use issued"
+step("wrong verifier and reused code")
+
+wrong_secret = OAuth2Session(client_id, "not-the-secret", redirect_uri=redirect_uri, code_challenge_method="S256")
+verifier, nonce, state, location = authorize()
+callback = sign_in_on_the_page(location) if "sign-in" in query(location) else location
+try:
+    wrong_secret.fetch_token(configuration["token_endpoint"], authorization_response=callback, code_verifier=verifier)
+    raise AssertionError("a wrong client secret was accepted")
+except OAuthError as error:
+    assert error.error == "invalid_client", error
+step("wrong client secret")
+
+pushed = requests.post(
+    configuration["pushed_authorization_request_endpoint"], data=complete, auth=(client_id, client_secret), timeout=30)
+request_uri = pushed.json()["request_uri"]
+first = raw_authorize({"client_id": client_id, "request_uri": request_uri})
+again = raw_authorize({"client_id": client_id, "request_uri": request_uri})
+assert first.status_code == 303 and again.status_code == 400 and "Location" not in again.headers, again.status_code
+step("used request_uri")
