@@ -3,6 +3,7 @@ import HTTPTypes
 import Testing
 import TouchstoneCrypto
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 @testable import TouchstoneDomain
 @testable import TouchstoneHTTP
@@ -512,6 +513,72 @@ import TouchstoneProtocol
             let tokens = try h.decode(OAuthTokenResponse.self, try await h.redeem(code, site))
             let (header, _) = try await h.verifiedIDToken(tokens.idToken)
             #expect(header["alg"] as? String == "ES256")
+        }
+    }
+
+    @Test func aPhoneApprovalIsAAL2WithHardwareAndFingerprintAndEndsWithThePhone() async throws {
+        try await Harness.run { h in
+            let device = try await TestDevice()
+            let enrolled = try await h.enroll(device)
+            var site = RelyingSite()
+            try await h.register(&site)
+            let requestId = try h.signInRequestId(try await h.authorize(site.query(["acr_values": "aal2"])))
+
+            // The page's phone approval (web login, number matching), as WebLoginTests drive it.
+            let started = try h.decode(
+                WebLoginStarted.self, try await h.send(.post, "/v1/web-logins", json: WebLoginRequest(username: "ana")))
+            let item = try #require(
+                try await h.inboxItems(device, deviceId: enrolled.deviceId).first { $0.id == started.webLoginId })
+            let decision = try await device.decision(
+                deviceId: enrolled.deviceId, challenge: item.challenge, number: started.number, now: h.now)
+            #expect(try await h.decide("web-logins", started.webLoginId, decision).status == .ok)
+            let polled = try h.decode(
+                WebLoginPoll.self,
+                try await h.send(.get, "/v1/web-logins/\(started.webLoginId)", headers: [.pollSecret: started.pollSecret]))
+            let pageSession = try #require(polled.session)
+
+            let completed = try await h.completeSignIn(requestId, with: pageSession)
+            #expect(completed.status == .ok)
+            let cookie = String(try #require(completed.headers[.setCookie]).prefix { $0 != ";" })
+            let code = try #require(try Redirect(try h.decode(SignInRedirect.self, completed).redirectTo).parameters["code"])
+            let tokens = try h.decode(OAuthTokenResponse.self, try await h.redeem(code, site))
+            let (_, claims) = try await h.verifiedIDToken(tokens.idToken)
+            #expect(claims["acr"] as? String == "aal2" && claims["amr"] as? [String] == ["hwk", "fpt", "mfa"])
+
+            // Removing the phone ends the browser's provider session and what was issued through it.
+            #expect(try await h.store.revokeDevice(id: enrolled.deviceId, reason: "admin", at: h.now))
+            #expect(try await h.userInfo(tokens.accessToken).status == .unauthorized)
+            _ = try h.signInRequestId(try await h.authorize(site.query(), cookie: cookie))
+        }
+    }
+
+    @Test func onAnHTTPSIssuerTheCookieIsHostPrefixedAndSecure() throws {
+        let cookie = ProviderCookie(issuer: "https://login.example.com")
+        #expect(cookie.name == "__Host-touchstone-op")
+        #expect(cookie.setting("t", lifetime: 60) == "__Host-touchstone-op=t; Path=/; Max-Age=60; HttpOnly; SameSite=Lax; Secure")
+        #expect(cookie.clearing.hasSuffix("Max-Age=0; HttpOnly; SameSite=Lax; Secure"))
+        let local = ProviderCookie(issuer: "http://localhost:8080")
+        #expect(local.name == "touchstone-op" && !local.setting("t", lifetime: 60).contains("Secure"))
+    }
+
+    @Test func theRSAKeyRotatesWithTheOthersAndIDTokensFollowIt() async throws {
+        try await Harness.run { h in
+            let (site, code, cookie) = try await h.signedInShop()
+            let before = try h.decode(OAuthTokenResponse.self, try await h.redeem(code, site))
+            let oldKid = try jwtParts(before.idToken).header["kid"] as? String
+            let next = try await TokenSigner.rotate(store: h.store, now: h.now)
+            let rsaKeys = try await h.store.serverKeys().filter { $0.algorithm == "RS256" }
+            #expect(rsaKeys.count == 2 && rsaKeys.contains { $0.activatesAt.storedSeconds == next.activatesAt.storedSeconds })
+            h.clock.advance(by: 30)
+            let published = try h.decode(JWKSet.self, try await h.send(.get, "/.well-known/jwks.json")).keys
+            #expect(published.filter { $0.alg == "RS256" }.count == 2)
+            let soon = try h.decode(OAuthTokenResponse.self, try await h.redeem(try h.code(try await h.authorize(site.query(), cookie: cookie)), site))
+            #expect(try jwtParts(soon.idToken).header["kid"] as? String == oldKid)
+            h.clock.advance(by: 580)
+            let later = try h.decode(OAuthTokenResponse.self, try await h.redeem(try h.code(try await h.authorize(site.query(), cookie: cookie)), site))
+            let newKid = try jwtParts(later.idToken).header["kid"] as? String
+            #expect(newKid != oldKid && rsaKeys.contains { $0.kid == newKid })
+            _ = try await h.verifiedIDToken(later.idToken)
         }
     }
 
