@@ -22,6 +22,8 @@ public struct ServerSettings: Sendable {
     public var databaseBounds = DatabaseBounds()
     /// The account app: tokens without a device (`cnf`) are accepted by the v1 API only when issued to it (`aud`).
     public var accountClientId = AppRecord.demo.clientId
+    /// Requests per client address and anonymous endpoint in a minute (``RateLimiter``); 0 turns the limit off.
+    public var rateLimit = 300
     /// How long an enrolment waits for another device's approval.
     public var pendingEnrollmentLifetime: TimeInterval = 600
     /// The WebAuthn relying party: by default the issuer's host as RP ID and the issuer's origin. Its origins are

@@ -13,6 +13,7 @@ package enum TouchstoneRouter {
         router.add(middleware: AllowedOriginsMiddleware(origins: Set(settings.relyingParty.origins)))
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: ClientAddressMiddleware(trustedProxies: settings.trustedProxies))
+        router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(environment: services.environment)))
         router.addRoutes(DiscoveryController(environment: services.environment, openAPI: openAPIDocument).routes)
         router.addRoutes(AccountController(services: services).routes)
         router.addRoutes(EnrollmentController(enrollments: services.enrollments).routes)

@@ -323,6 +323,16 @@ enum Migrations {
             // ID tokens are RS256 by default: the server keeps a key of each algorithm.
             "ALTER TABLE server_keys ADD COLUMN alg TEXT NOT NULL DEFAULT 'ES256'",
         ],
+        [
+            // Requests per client address and anonymous endpoint in the current 60-second window.
+            """
+            CREATE TABLE rate_limits (
+                key TEXT PRIMARY KEY,
+                window_start BIGINT NOT NULL,
+                requests INTEGER NOT NULL
+            )
+            """
+        ],
     ]
 
     /// The advisory lock migrations hold (PostgreSQL); any constant shared by every instance.

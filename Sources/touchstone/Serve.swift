@@ -42,6 +42,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "With --touchidauth-compat, accept RSA keys of 1024 bits (weak; that library's default).")
     var insecureAllowRsa1024 = false
 
+    @Option(help: "Requests per client address and minute to each anonymous endpoint that stores something (0: no limit).")
+    var rateLimit = 300
+
     func run() async throws {
         let logger = CLILog.makeLogger("touchstone.serve")
         var settings = try ServerSettings(issuer: issuer ?? "http://localhost:\(port == 0 ? 8080 : port)")
@@ -54,6 +57,8 @@ struct Serve: AsyncParsableCommand {
         }
         settings.touchIDAuthCompat = touchIDAuthCompat
         settings.insecureAllowRSA1024 = insecureAllowRsa1024
+        guard rateLimit >= 0 else { throw ValidationError("--rate-limit takes 0 (no limit) or more requests a minute") }
+        settings.rateLimit = rateLimit
         let runtime = try await TouchstoneRuntime.open(
             database: try database.location(), settings: settings, logger: logger)
         let host = host

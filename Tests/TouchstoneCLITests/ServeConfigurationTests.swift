@@ -16,6 +16,20 @@ import TouchstoneTestSupport
         }
     }
 
+    @Test func rateLimitSetsTheRequestsPerAddressAndMinute() async throws {
+        try await withServer(["--rate-limit", "2"]) { _, client in
+            for _ in 0..<2 {
+                #expect(try await client.post("/v1/webauthn/authentication/options", [String: String]()).status == 200)
+            }
+            let refused = try await client.post("/v1/webauthn/authentication/options", [String: String]())
+            expectProblem(refused, status: 429, code: "too_many_attempts")
+            #expect(refused.headers["retry-after"].flatMap { Int($0) } != nil, "\(refused)")
+        }
+        let directory = try ScratchDirectory()
+        let negative = try await TouchstoneExecutable.run(["serve", "--port", "0", "--rate-limit", "-1"], in: directory)
+        #expect(negative.status != 0 && negative.stderr.contains("--rate-limit"), "\(negative)")
+    }
+
     @Test func servesOnAFreePortWithSelfSignupOpen() async throws {
         try await withServer { server, client in
             #expect(server.baseURL.host == "127.0.0.1" && server.baseURL.port != 0, "\(server.baseURL)")

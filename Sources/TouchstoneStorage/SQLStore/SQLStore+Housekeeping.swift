@@ -16,6 +16,10 @@ extension SQLStore {
         try await provider.write { database in
             try await database.raw("DELETE FROM authorization_requests WHERE expires_at <= \(bind: seconds)").run()
         }
+        // Rate-limit windows are a minute long; an older row counts nothing any more.
+        try await provider.write { database in
+            try await database.raw("DELETE FROM rate_limits WHERE window_start <= \(bind: seconds - 3_600)").run()
+        }
         // Codes are kept a day past their 60 s, so that a late second use still ends what the first one issued.
         try await provider.write { database in
             try await database.raw("DELETE FROM authorization_codes WHERE expires_at <= \(bind: seconds - 86_400)").run()

@@ -1,0 +1,33 @@
+import Foundation
+import TouchstoneStorage
+
+/// The per-address limit on the endpoints an anonymous caller can make the server store something with: at most
+/// ``ServerSettings/rateLimit`` requests per address and endpoint in a 60-second window; refused requests do not count.
+/// Counted in the database, so the limit is exact across instances.
+package struct RateLimiter: Sendable {
+    let store: any TouchstoneStore
+    let clock: any WallClock
+    /// Requests per window; 0 turns the limit off.
+    let limit: Int
+
+    /// The window, in seconds.
+    static let window = 60
+
+    package init(environment: ServiceEnvironment) {
+        store = environment.store
+        clock = environment.clock
+        limit = environment.settings.rateLimit
+    }
+
+    /// Counts a request of `address` to `endpoint`.
+    /// - Throws: 429 `too_many_attempts` with the seconds until the window ends, when the address has used it up.
+    package func admit(endpoint: String, address: String) async throws {
+        guard limit > 0 else { return }
+        let now = clock.now()
+        guard let reopens = try await store.countRequest(key: endpoint + " " + address, limit: limit, window: Self.window, at: now)
+        else { return }
+        throw ProblemError(
+            .tooManyAttempts, detail: "Too many requests from this address; try again later.",
+            retryAfter: max(1, Int(reopens.timeIntervalSince(now).rounded(.up))))
+    }
+}
