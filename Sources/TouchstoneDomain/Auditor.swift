@@ -14,14 +14,26 @@ struct Auditor: Sendable {
         _ event: String, outcome: String, userId: String? = nil, deviceId: String? = nil, clientId: String? = nil,
         ip: String? = nil, detail: String? = nil
     ) async {
-        let entry = AuditEvent(
-            at: clock.now(), event: event, outcome: outcome, userId: userId, deviceId: deviceId, clientId: clientId,
-            ip: ip, detail: detail)
+        let entry = self.event(
+            event, outcome: outcome, userId: userId, deviceId: deviceId, clientId: clientId, ip: ip, detail: detail)
         do {
             try await store.audit(entry)
         } catch {
             logger.error("audit write failed", metadata: ["event": .string(event), "error": .string("\(error)")])
         }
+    }
+
+    /// An audit event of the request being served (its id, user agent and actor), for a store write that records it
+    /// in the same transaction as what it tells of.
+    func event(
+        _ event: String, outcome: String, userId: String? = nil, deviceId: String? = nil, clientId: String? = nil,
+        ip: String? = nil, detail: String? = nil
+    ) -> AuditEvent {
+        let request = RequestMetadata.current
+        return AuditEvent(
+            at: clock.now(), event: event, outcome: outcome, userId: userId, deviceId: deviceId, clientId: clientId,
+            ip: ip, detail: detail, requestId: request?.requestId, userAgent: request?.userAgent,
+            actor: request?.actor ?? (deviceId == nil ? "user" : "device"))
     }
 
     /// Runs `body` and records the code of the refusal it throws as `event` (and `ok` when `success` is set).

@@ -80,9 +80,8 @@ package struct LoginService: Sendable {
             effect = .issue(
                 session: prepared.record, refreshTokenHash: prepared.refreshTokenHash,
                 signedWithBiometricKey: usesBiometricKey, keyThumbprint: token.kid, pin: pin,
-                audit: AuditEvent(
-                    at: now, event: "login", outcome: "ok", userId: device.userId, deviceId: device.id,
-                    clientId: app.clientId, ip: ip, detail: nil))
+                audit: environment.auditor.event(
+                    "login", outcome: "ok", userId: device.userId, deviceId: device.id, clientId: app.clientId, ip: ip))
         }
         let outcome = try await environment.store.commitLogin(
             LoginCommit(

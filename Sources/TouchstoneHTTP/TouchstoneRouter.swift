@@ -9,6 +9,7 @@ package enum TouchstoneRouter {
     package static func build(services: Services, web: WebController) -> Router<TouchstoneRequestContext> {
         let settings = services.environment.settings
         let router = Router(context: TouchstoneRequestContext.self)
+        router.add(middleware: RequestIdMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: AllowedOriginsMiddleware(origins: Set(settings.relyingParty.origins)))
         router.add(middleware: ProblemMiddleware())

@@ -35,6 +35,10 @@ public final class TouchstoneRuntime: Sendable {
     public static func open(
         database: DatabaseLocation, settings: ServerSettings, clock: any WallClock = SystemClock(), logger: Logger
     ) async throws -> TouchstoneRuntime {
+        // Every line logged while a request is served names it (`request_id`).
+        var logger = logger
+        logger.handler.metadataProvider = .multiplex(
+            [logger.metadataProvider, RequestMetadata.loggingProvider].compactMap { $0 })
         let store = SQLStore(provider: try await openDatabase(database, bounds: settings.databaseBounds, logger: logger))
         let signer = TokenSigner(
             store: store, clock: clock, issuer: settings.issuer, accessTokenLifetime: TimeInterval(settings.accessTokenLifetime))

@@ -331,7 +331,11 @@ enum Migrations {
                 window_start BIGINT NOT NULL,
                 requests INTEGER NOT NULL
             )
-            """
+            """,
+            // Audit events name the request (its X-Request-Id and user agent) and who acted.
+            "ALTER TABLE audit_events ADD COLUMN request_id TEXT",
+            "ALTER TABLE audit_events ADD COLUMN user_agent TEXT",
+            "ALTER TABLE audit_events ADD COLUMN actor TEXT",
         ],
     ]
 

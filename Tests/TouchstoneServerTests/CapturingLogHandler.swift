@@ -7,6 +7,7 @@ final class CapturingLogHandler: LogHandler {
         var lines: [String] = []
         var metadata: Logger.Metadata = [:]
         var level: Logger.Level = .trace
+        var provider: Logger.MetadataProvider?
     }
 
     private let state = Mutex(State())
@@ -14,6 +15,12 @@ final class CapturingLogHandler: LogHandler {
     var metadata: Logger.Metadata {
         get { state.withLock { $0.metadata } }
         set { state.withLock { $0.metadata = newValue } }
+    }
+
+    /// Kept and used as a real handler does, so that task-local metadata (the request id) shows in the lines.
+    var metadataProvider: Logger.MetadataProvider? {
+        get { state.withLock { $0.provider } }
+        set { state.withLock { $0.provider = newValue } }
     }
 
     var logLevel: Logger.Level {
@@ -29,8 +36,9 @@ final class CapturingLogHandler: LogHandler {
     var lines: [String] { state.withLock { $0.lines } }
 
     func log(event: LogEvent) {
+        let provided = metadataProvider?.get() ?? [:]
         state.withLock { state in
-            let all = state.metadata.merging(event.metadata ?? [:]) { $1 }
+            let all = state.metadata.merging(provided) { $1 }.merging(event.metadata ?? [:]) { $1 }
             state.lines.append("\(event.level) \(event.message) \(all) \(event.source)")
         }
     }

@@ -31,7 +31,9 @@ struct APIKeyAuthenticator: RouterMiddleware {
     {
         var context = context
         context.app = try await environment.authenticateApp(apiKey: request.authorization(scheme: "ApiKey"))
-        return try await next(request, context)
+        var metadata = RequestMetadata.current
+        metadata?.actor = "api_key"
+        return try await RequestMetadata.$current.withValue(metadata) { try await next(request, context) }
     }
 }
 

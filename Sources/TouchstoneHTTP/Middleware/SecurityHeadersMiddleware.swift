@@ -25,4 +25,5 @@ extension HTTPField.Name {
     package static let pollSecret = Self(TouchstoneHeader.pollSecret)!
     package static let deviceProof = Self(TouchstoneHeader.deviceProof)!
     static let xForwardedFor = Self("X-Forwarded-For")!
+    static let requestId = Self("X-Request-Id")!
 }

@@ -430,6 +430,12 @@ public struct AuditEvent: Sendable, Equatable, Codable {
     public var clientId: String?
     public var ip: String?
     public var detail: String?
+    /// The request's `X-Request-Id`, as its log lines carry it.
+    public var requestId: String?
+    /// The request's `User-Agent`.
+    public var userAgent: String?
+    /// Who acted: `user`, `device`, `api_key` or `admin`.
+    public var actor: String?
 
     package init(
         at: Date,
@@ -439,7 +445,10 @@ public struct AuditEvent: Sendable, Equatable, Codable {
         deviceId: String? = nil,
         clientId: String?,
         ip: String?,
-        detail: String?
+        detail: String?,
+        requestId: String? = nil,
+        userAgent: String? = nil,
+        actor: String? = nil
     ) {
         self.at = at
         self.event = event
@@ -449,5 +458,8 @@ public struct AuditEvent: Sendable, Equatable, Codable {
         self.clientId = clientId
         self.ip = ip
         self.detail = detail
+        self.requestId = requestId
+        self.userAgent = userAgent
+        self.actor = actor
     }
 }

@@ -13,10 +13,12 @@ extension SQLStore {
         let id = RecordID.timeOrdered(at: event.at)
         try await database.raw(
             """
-            INSERT INTO audit_events (id, at_ms, event, outcome, user_id, device_id, client_id, ip, detail)
+            INSERT INTO audit_events (
+                id, at_ms, event, outcome, user_id, device_id, client_id, ip, detail, request_id, user_agent, actor)
             VALUES (\(bind: id), \(bind: milliseconds), \(bind: event.event),
                 \(bind: event.outcome), \(bind: event.userId), \(bind: event.deviceId), \(bind: event.clientId),
-                \(bind: event.ip), \(bind: event.detail))
+                \(bind: event.ip), \(bind: event.detail), \(bind: event.requestId), \(bind: event.userAgent),
+                \(bind: event.actor))
             """
         ).run()
     }
@@ -28,7 +30,8 @@ extension SQLStore {
                 userId.map { "AND user_id = \(bind: $0)" } ?? ""
             return try await database.raw(
                 """
-                SELECT at_ms, event, outcome, user_id, device_id, client_id, ip, detail FROM audit_events
+                SELECT at_ms, event, outcome, user_id, device_id, client_id, ip, detail, request_id, user_agent, actor
+                FROM audit_events
                 WHERE at_ms >= \(bind: sinceMilliseconds) \(filter) ORDER BY at_ms, id
                 """
             ).all().map { row in
@@ -37,7 +40,8 @@ extension SQLStore {
                     event: try row.string("event"), outcome: try row.string("outcome"),
                     userId: try row.optionalString("user_id"), deviceId: try row.optionalString("device_id"),
                     clientId: try row.optionalString("client_id"), ip: try row.optionalString("ip"),
-                    detail: try row.optionalString("detail"))
+                    detail: try row.optionalString("detail"), requestId: try row.optionalString("request_id"),
+                    userAgent: try row.optionalString("user_agent"), actor: try row.optionalString("actor"))
             }
         }
     }
