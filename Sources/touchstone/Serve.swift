@@ -71,9 +71,13 @@ struct Serve: AsyncParsableCommand {
 }
 
 enum CLILog {
-    /// A logger at `LOG_LEVEL` (default info) on standard error.
+    /// A logger at `LOG_LEVEL` (default info) on standard error, in text or, with `LOG_FORMAT=json`, one JSON object
+    /// per line.
     static func makeLogger(_ label: String) -> Logger {
-        var logger = Logger(label: label) { StreamLogHandler.standardError(label: $0) }
+        let json = ProcessInfo.processInfo.environment["LOG_FORMAT"] == "json"
+        var logger = Logger(label: label) { label in
+            json ? JSONLogHandler(label: label) as any LogHandler : StreamLogHandler.standardError(label: label)
+        }
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
         return logger
     }
