@@ -75,8 +75,8 @@ package struct ProviderService: Sendable {
             guard parameters.names == ["client_id", "request_uri"], let requestURI = try? parameters.single("request_uri"),
                 requestURI.hasPrefix(Self.requestURIPrefix),
                 let pushed = try await environment.store.takeAuthorizationRequest(
-                    id: String(requestURI.dropFirst(Self.requestURIPrefix.count)), at: now),
-                pushed.pushed, pushed.clientId == clientId
+                    id: String(requestURI.dropFirst(Self.requestURIPrefix.count)), clientId: clientId, pushed: true,
+                    at: now)
             else { return .refused("The request_uri is unknown, used, expired or another client's.") }
             return .resolved(try AuthorizationParameters(stored: pushed.parameters), client)
         }
@@ -111,7 +111,7 @@ package struct ProviderService: Sendable {
     // MARK: The sign-in page
 
     /// `GET /oauth2/sign-in/{requestId}`: what the page shows ("Sign in to …").
-    /// - Throws: 404 `not_found` for a request that is unknown, finished or expired.
+    /// - Throws: `not_found` for a request that is unknown, finished or expired.
     package func signInRequest(_ requestId: String) async throws -> SignInRequest {
         let (kept, request, client) = try await pendingRequest(requestId)
         return SignInRequest(
@@ -122,9 +122,9 @@ package struct ProviderService: Sendable {
     /// `POST /oauth2/sign-in/{requestId}/complete`: the page signed the user in (its own session, of the account app,
     /// made after the request): the browser gets the provider session and goes back to the client with a code.
     /// - Returns: where to send the browser, and the new provider session's cookie value and lifetime.
-    /// - Throws: 404 `not_found` for an unknown, finished or expired request; 401 `reauthentication_required` for a
-    ///   session older than the request or not the page's; 403 `insufficient_authentication` when the client asks
-    ///   for more (`acr_values=aal2` and a password).
+    /// - Throws: `not_found` for an unknown, finished or expired request; `reauthentication_required` for a session
+    ///   older than the request or not the page's; `insufficient_authentication` when the client asks for more
+    ///   (`acr_values=aal2` and a password).
     package func completeSignIn(_ requestId: String, identity: AccessIdentity) async throws
         -> (redirect: String, sessionToken: String, lifetime: Int)
     {
@@ -149,7 +149,7 @@ package struct ProviderService: Sendable {
             approvedBy: signIn.approvedBy)
         let token = SecretDigest.randomToken()
         let code = try await issueCode(
-            for: request, session: session, newSession: SecretDigest.sha256(token), spending: kept.id, at: now)
+            for: request, session: session, newSession: (SecretDigest.sha256(token), signIn.id), spending: kept.id, at: now)
         return (
             AuthorizationResponse.success(code: code, to: request, issuer: issuer), token,
             Int(session.expiresAt.timeIntervalSince(now))
@@ -157,12 +157,13 @@ package struct ProviderService: Sendable {
     }
 
     /// `POST /oauth2/sign-in/{requestId}/cancel`: the user said no; the client hears `access_denied`.
-    /// - Throws: 404 `not_found` for an unknown, finished or expired request.
+    /// - Throws: `not_found` for an unknown, finished or expired request.
     package func cancelSignIn(_ requestId: String) async throws -> String {
         let now = environment.clock.now()
-        guard let kept = try await environment.store.takeAuthorizationRequest(id: requestId, at: now), !kept.pushed else {
-            throw Self.requestGone
-        }
+        guard
+            let kept = try await environment.store.takeAuthorizationRequest(
+                id: requestId, clientId: nil, pushed: false, at: now)
+        else { throw Self.requestGone }
         let request = try AuthorizationParameters(stored: kept.parameters)
         return AuthorizationResponse.failure(
             OAuthError(.accessDenied, "the user cancelled the sign-in"), redirectURI: request.redirectURI,
@@ -223,12 +224,13 @@ package struct ProviderService: Sendable {
     }
 
     /// Stores a new code for `request` from `session` (and the session itself when `newSession` holds its cookie's
-    /// hash), spending the kept request `spending`.
+    /// hash and the page's session it was made from), spending the kept request `spending`.
     /// - Returns: the code.
-    /// - Throws: 404 `not_found` when the kept request was spent meanwhile (nothing is stored then).
+    /// - Throws: `not_found` when the kept request was spent meanwhile or the page's session ended (nothing is stored
+    ///   then).
     private func issueCode(
-        for request: AuthorizationParameters, session: ProviderSessionRecord, newSession tokenHash: String?,
-        spending requestId: String?, at now: Date
+        for request: AuthorizationParameters, session: ProviderSessionRecord,
+        newSession: (tokenHash: String, signIn: String)?, spending requestId: String?, at now: Date
     ) async throws -> String {
         let code = SecretDigest.randomToken()
         let record = AuthorizationCodeRecord(
@@ -237,7 +239,7 @@ package struct ProviderService: Sendable {
             providerSessionId: session.id, createdAt: now, expiresAt: now.addingTimeInterval(Self.codeLifetime))
         guard
             try await environment.store.issueAuthorizationCode(
-                record, spending: requestId, newSession: tokenHash.map { (session, $0) }, at: now)
+                record, spending: requestId, newSession: newSession.map { (session, $0.tokenHash, $0.signIn) }, at: now)
         else { throw Self.requestGone }
         await environment.auditor.record(
             "oidc.authorize", outcome: "ok", userId: session.userId, clientId: request.clientId)

@@ -53,7 +53,8 @@ package struct SessionService: Sendable {
             "refresh", userId: found?.session.userId, deviceId: found?.session.deviceId,
             clientId: found?.session.clientId, ip: ip, success: false
         ) {
-            guard let (session, rotated) = found, session.revokedAt == nil else {
+            // A refresh token of an OpenID Connect client is the client's, at /oauth2/token with its authentication.
+            guard let (session, rotated) = found, session.revokedAt == nil, session.scope == nil else {
                 throw ProblemError(.refreshTokenInvalid)
             }
             let now = environment.clock.now()

@@ -30,9 +30,6 @@ package struct TokenEndpointService: Sendable {
     /// `POST /oauth2/token`: the authorization code and refresh token grants.
     package func token(_ parameters: OAuthParameters, credentials: ClientCredentials) async throws -> OAuthTokenResponse {
         let client = try await clients.authenticate(credentials)
-        if let clientId = try parameters.single("client_id"), clientId != client.clientId {
-            throw OAuthError(.invalidClient, "client_id is not the authenticated client", usedBasic: credentials.method == .basic)
-        }
         switch try parameters.required("grant_type") {
         case "authorization_code": return try await redeem(parameters, client: client)
         case "refresh_token": return try await refresh(parameters, client: client)

@@ -10,8 +10,7 @@ package enum TouchstoneRouter {
         let settings = services.environment.settings
         let router = Router(context: TouchstoneRequestContext.self)
         router.add(middleware: RequestIdMiddleware())
-        // Each request's method and path at debug level (no headers: they carry tokens), with its request id.
-        router.add(middleware: LogRequestsMiddleware(.debug))
+        router.add(middleware: RequestLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: AllowedOriginsMiddleware(origins: Set(settings.relyingParty.origins)))
         router.add(middleware: ProblemMiddleware())

@@ -49,6 +49,10 @@ public final class TouchstoneAdmin: Sendable {
         guard policy.biometricAllowed || policy.pinRequired else {
             throw ConfigurationError("an app needs biometrics or a PIN; --no-biometrics and --no-pin cannot go together")
         }
+        if let client, !client.confidential, try await store.oidcClient(clientId: client.clientId)?.secretHash != nil {
+            throw ConfigurationError(
+                "\(client.clientId) is a confidential client: give --client-secret (it makes a new secret) to change it")
+        }
         let registration = try client.map { try $0.record() }
         try await store.saveApp(
             AppRecord(clientId: policy.clientId, publisher: policy.publisher, policy: policy), at: clock.now())

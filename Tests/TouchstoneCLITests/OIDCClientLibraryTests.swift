@@ -51,6 +51,12 @@ import TouchstoneTestSupport
             let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
             #expect((object?["clientSecret"] as? String)?.count == 43, "\(json)")
             #expect(object?["redirectUris"] as? [String] == ["https://shop.example/callback"], "\(json)")
+
+            // A confidential client does not become public by being saved again without --client-secret.
+            let demoted = try await server.admin([
+                "app", "create", "shop", "--publisher", "shops", "--redirect-uri", "https://shop.example/other",
+            ])
+            #expect(demoted.status != 0 && demoted.stderr.contains("--client-secret"), "\(demoted)")
         }
     }
 

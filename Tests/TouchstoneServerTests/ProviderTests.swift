@@ -404,10 +404,12 @@ import TouchstoneTestSupport
             let foreign = try await h.authorize("client_id=other-shop&request_uri=" + PercentEncoding.unreserved(body.requestUri))
             #expect(foreign.status == .badRequest && foreign.headers[.location] == nil)
 
-            let secondPush = try h.decode(PushedAuthorizationResponse.self, try await h.postForm("/oauth2/par", form, basic: ("shop", secret)))
-            let secondQuery = "client_id=shop&request_uri=" + PercentEncoding.unreserved(secondPush.requestUri)
-            let requestId = try h.signInRequestId(try await h.authorize(secondQuery))
-            #expect(try await h.authorize(secondQuery).status == .badRequest)
+            // Another client's attempt did not spend it; its own client uses it once.
+            let ownQuery = "client_id=shop&request_uri=" + PercentEncoding.unreserved(body.requestUri)
+            let requestId = try h.signInRequestId(try await h.authorize(ownQuery))
+            #expect(try await h.authorize(ownQuery).status == .badRequest)
+            // A sign-in request's id is not a request_uri.
+            #expect(try await h.authorize("client_id=shop&request_uri=urn%3Aietf%3Aparams%3Aoauth%3Arequest_uri%3A" + requestId).status == .badRequest)
             let completed = try await h.completeSignIn(requestId, with: try await h.pageSession())
             let redirect = try Redirect(try h.decode(SignInRedirect.self, completed).redirectTo)
             #expect(redirect.parameters["state"] == "st-123" && redirect.parameters["code"] != nil)
@@ -493,17 +495,24 @@ import TouchstoneTestSupport
             try h.expectProblem(
                 try await h.send(.get, "/v1/devices", headers: [.authorization: "Bearer \(tokens.accessToken)"]), 401, .unauthorized)
 
+            // Nor is its refresh token: it is the client's, at /oauth2/token with the client's authentication.
+            let refreshToken = try #require(tokens.refreshToken)
+            try h.expectProblem(
+                try await h.send(.post, "/v1/sessions/refresh", json: RefreshRequest(refreshToken: refreshToken)), 401,
+                .refreshTokenInvalid)
+            let rotated = try h.decode(OAuthTokenResponse.self, try await h.refresh(refreshToken, site))
+
             let noToken = try await h.send(.get, "/oauth2/userinfo")
             #expect(noToken.status == .unauthorized && noToken.headers[.wwwAuthenticate] == "Bearer")
 
             #expect(try await h.postForm("/oauth2/revoke", ["token": "nothing", "client_id": "shop"]).status == .ok)
             var other = RelyingSite(clientId: "other-shop")
             try await h.register(&other)
-            let refreshToken = try #require(tokens.refreshToken)
-            #expect(try await h.postForm("/oauth2/revoke", ["token": refreshToken, "client_id": "other-shop"]).status == .ok)
-            #expect(try await h.userInfo(tokens.accessToken).status == .ok)
-            #expect(try await h.postForm("/oauth2/revoke", ["token": refreshToken, "client_id": "shop"]).status == .ok)
-            #expect(try await h.userInfo(tokens.accessToken).status == .unauthorized)
+            let current = try #require(rotated.refreshToken)
+            #expect(try await h.postForm("/oauth2/revoke", ["token": current, "client_id": "other-shop"]).status == .ok)
+            #expect(try await h.userInfo(rotated.accessToken).status == .ok)
+            #expect(try await h.postForm("/oauth2/revoke", ["token": current, "client_id": "shop"]).status == .ok)
+            #expect(try await h.userInfo(rotated.accessToken).status == .unauthorized)
         }
     }
 

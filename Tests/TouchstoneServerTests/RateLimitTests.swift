@@ -32,6 +32,14 @@ import TouchstoneProtocol
             #expect((1...60).contains(retryAfter))
             #expect(try await ceremonies(h) == Self.limit, "the refused request stored no ceremony")
 
+            // The same endpoint spelled with an extra slash is the same endpoint.
+            try h.expectProblem(
+                try await h.send(.post, "/v1/webauthn/authentication/options/", json: [String: String]()), 429,
+                .tooManyAttempts)
+            try h.expectProblem(
+                try await h.send(.post, "//v1/webauthn/authentication/options", json: [String: String]()), 429,
+                .tooManyAttempts)
+
             // Other endpoints count on their own; endpoints with a caller are not limited.
             #expect(try await h.send(.post, "/v1/accounts", json: CreateAccountRequest(username: "ana", password: Harness.password)).status == .created)
 

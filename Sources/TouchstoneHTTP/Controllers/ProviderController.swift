@@ -59,22 +59,18 @@ struct ProviderController {
     static let signInParameter = "sign-in"
 
     @Sendable func push(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
-        do {
+        try await Self.answeringInOAuthTerms(context) {
             let form = try await Self.form(request, context: context)
             let pushed = try await services.tokenEndpoint.push(form, credentials: try Self.credentials(request, form: form))
             return try Response.json(pushed, status: .created, noStore: true)
-        } catch let error as OAuthError {
-            return try error.response()
         }
     }
 
     @Sendable func token(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
-        do {
+        try await Self.answeringInOAuthTerms(context) {
             let form = try await Self.form(request, context: context)
             let tokens = try await services.tokenEndpoint.token(form, credentials: try Self.credentials(request, form: form))
             return try Response.json(tokens, noStore: true)
-        } catch let error as OAuthError {
-            return try error.response()
         }
     }
 
@@ -83,10 +79,8 @@ struct ProviderController {
         guard let token = request.authorization(scheme: "Bearer") else {
             return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .cacheControl: "no-store"])
         }
-        do {
-            return try Response.json(try await services.tokenEndpoint.userInfo(bearer: token), noStore: true)
-        } catch let error as OAuthError {
-            return try error.response()
+        return try await Self.answeringInOAuthTerms(context) {
+            try Response.json(try await services.tokenEndpoint.userInfo(bearer: token), noStore: true)
         }
     }
 
@@ -102,12 +96,10 @@ struct ProviderController {
     }
 
     @Sendable func revoke(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
-        do {
+        try await Self.answeringInOAuthTerms(context) {
             let form = try await Self.form(request, context: context)
             try await services.tokenEndpoint.revoke(form, credentials: try Self.credentials(request, form: form))
             return Response(status: .ok, headers: [.cacheControl: "no-store"])
-        } catch let error as OAuthError {
-            return try error.response()
         }
     }
 
@@ -132,6 +124,21 @@ struct ProviderController {
     }
 
     // MARK: Wire details
+
+    /// Runs a client endpoint's `body`; every refusal answers in OAuth's terms (RFC 6749 §5.2): its own, and for
+    /// anything unexpected (the database away) `temporarily_unavailable`, with the cause logged.
+    private static func answeringInOAuthTerms(
+        _ context: TouchstoneRequestContext, _ body: () async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await body()
+        } catch let error as OAuthError {
+            return try error.response()
+        } catch {
+            context.logger.error("OAuth request failed", metadata: ["error": .string("\(error)")])
+            return try OAuthError(.temporarilyUnavailable, "the server cannot answer now; try again").response()
+        }
+    }
 
     private static func seeOther(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])

@@ -9,23 +9,28 @@ struct RateLimitMiddleware: RouterMiddleware {
 
     let limiter: RateLimiter
 
-    /// The endpoints limited, each counted on its own.
+    /// The endpoints limited, each counted on its own. `/oauth2/authorize` keeps a sign-in request for an anonymous
+    /// caller too, so it is limited beside those the contract lists.
     static let limited: [Endpoint] = [
         .createAccount, .challenge, .startEnrollment, .startWebLogin, .passkeyAuthenticationOptions, .oauthPushedRequest,
+        .oauthAuthorize,
     ]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
+        // The router skips empty path segments (`/v1/accounts/`, `//v1/accounts`): so does the match.
+        let segments = request.uri.path.split(separator: "/")
         guard
             let endpoint = Self.limited.first(where: {
-                $0.method == request.method.rawValue && $0.template == request.uri.path
+                $0.method == request.method.rawValue && $0.template.split(separator: "/") == segments
             })
         else { return try await next(request, context) }
         do {
             try await limiter.admit(endpoint: endpoint.description, address: context.clientAddress)
         } catch let refusal as ProblemError where endpoint == .oauthPushedRequest {
-            var response = try OAuthError(.temporarilyUnavailable, refusal.detail ?? "too many requests").response()
+            var response = try OAuthError(.temporarilyUnavailable, refusal.detail ?? "too many requests").response(
+                status: .tooManyRequests)
             response.headers[.retryAfter] = refusal.retryAfter.map(String.init)
             return response
         }

@@ -10,16 +10,17 @@ extension OAuthError {
     var status: HTTPResponse.Status {
         switch code {
         case .invalidClient, .invalidToken: .unauthorized
-        case .temporarilyUnavailable: .tooManyRequests
+        case .temporarilyUnavailable: .serviceUnavailable
         default: .badRequest
         }
     }
 
     /// The JSON answer `{error, error_description}`, never stored; `WWW-Authenticate` for a Basic client refused and
     /// for a bad access token.
-    func response() throws -> Response {
+    func response(status: HTTPResponse.Status? = nil) throws -> Response {
         var response = try Response.json(
-            OAuthErrorResponse(error: code.rawValue, errorDescription: description), status: status, noStore: true)
+            OAuthErrorResponse(error: code.rawValue, errorDescription: description), status: status ?? self.status,
+            noStore: true)
         if code == .invalidClient, usedBasic {
             response.headers[.wwwAuthenticate] = #"Basic realm="touchstone""#
         } else if code == .invalidToken {

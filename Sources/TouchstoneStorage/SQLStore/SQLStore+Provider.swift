@@ -62,19 +62,23 @@ extension SQLStore {
         }
     }
 
-    package func takeAuthorizationRequest(id: String, at now: Date) async throws -> AuthorizationRequestRecord? {
+    package func takeAuthorizationRequest(id: String, clientId: String?, pushed: Bool, at now: Date) async throws
+        -> AuthorizationRequestRecord?
+    {
         try await provider.write { database in
-            try await Self.spendAuthorizationRequest(id: id, at: now, in: database)
+            try await Self.spendAuthorizationRequest(id: id, clientId: clientId, pushed: pushed, at: now, in: database)
         }
     }
 
-    private static func spendAuthorizationRequest(id: String, at now: Date, in database: any SQLDatabase) async throws
-        -> AuthorizationRequestRecord?
-    {
-        try await database.raw(
+    private static func spendAuthorizationRequest(
+        id: String, clientId: String?, pushed: Bool, at now: Date, in database: any SQLDatabase
+    ) async throws -> AuthorizationRequestRecord? {
+        let client: SQLQueryString = clientId.map { "AND client_id = \(bind: $0)" } ?? ""
+        return try await database.raw(
             """
             UPDATE authorization_requests SET used_at = \(bind: now.storedSeconds)
             WHERE id = \(bind: id) AND used_at IS NULL AND expires_at > \(bind: now.storedSeconds)
+                AND pushed = \(bind: pushed ? 1 : 0) \(client)
             RETURNING \(unsafeRaw: requestColumns)
             """
         ).first().map(authorizationRequest)
@@ -82,13 +86,35 @@ extension SQLStore {
 
     package func issueAuthorizationCode(
         _ code: AuthorizationCodeRecord, spending requestId: String?,
-        newSession: (record: ProviderSessionRecord, tokenHash: String)?, at now: Date
+        newSession: (record: ProviderSessionRecord, tokenHash: String, signIn: String)?, at now: Date
+    ) async throws -> Bool {
+        do {
+            return try await issueAuthorizationCode(code, spending: requestId, newSession: newSession, now: now)
+        } catch is NothingStored {
+            return false
+        }
+    }
+
+    /// ``issueAuthorizationCode(_:spending:newSession:at:)``, throwing ``NothingStored`` to roll back.
+    private func issueAuthorizationCode(
+        _ code: AuthorizationCodeRecord, spending requestId: String?,
+        newSession: (record: ProviderSessionRecord, tokenHash: String, signIn: String)?, now: Date
     ) async throws -> Bool {
         try await provider.transaction { database in
-            if let requestId, try await Self.spendAuthorizationRequest(id: requestId, at: now, in: database) == nil {
-                return false
+            if let requestId,
+                try await Self.spendAuthorizationRequest(
+                    id: requestId, clientId: code.clientId, pushed: false, at: now, in: database) == nil
+            {
+                throw NothingStored()
             }
-            if let (session, tokenHash) = newSession {
+            if let (session, tokenHash, signIn) = newSession {
+                // The user's row first (as a password change takes it), then the page's session still live.
+                _ = try await database.raw("UPDATE users SET id = id WHERE id = \(bind: session.userId) RETURNING id").first()
+                guard
+                    try await database.raw(
+                        "SELECT id FROM sessions WHERE id = \(bind: signIn) AND revoked_at IS NULL"
+                    ).first() != nil
+                else { throw NothingStored() }
                 let amr = try Self.json(session.amr)
                 try await database.raw(
                     """
@@ -160,6 +186,16 @@ extension SQLStore {
         async throws -> CodeRedemption
     {
         try await provider.transaction { database in
+            // The provider session's row is locked while live, so a logout comes before this or after it whole.
+            let live = try await database.raw(
+                """
+                UPDATE provider_sessions SET ended_at = ended_at
+                WHERE id = \(bind: session.providerSessionId) AND ended_at IS NULL
+                    AND expires_at > \(bind: now.storedSeconds)
+                RETURNING id
+                """
+            ).first() != nil
+            guard live else { return .providerSessionEnded }
             let spent = try await database.raw(
                 """
                 UPDATE authorization_codes SET used_at = \(bind: now.storedSeconds), session_id = \(bind: session.id)
@@ -175,14 +211,6 @@ extension SQLStore {
                 }
                 return .reused
             }
-            let live = try await database.raw(
-                """
-                SELECT id FROM provider_sessions
-                WHERE id = \(bind: session.providerSessionId) AND ended_at IS NULL
-                    AND expires_at > \(bind: now.storedSeconds)
-                """
-            ).first() != nil
-            guard live else { return .providerSessionEnded }
             try await Self.insertSession(session, refreshTokenHash: refreshTokenHash, in: database)
             return .redeemed
         }
@@ -233,3 +261,6 @@ extension SQLStore {
             approvedBy: try row.optionalString("approved_by"))
     }
 }
+
+/// Rolls back a transaction that must store nothing.
+private struct NothingStored: Error {}

@@ -628,7 +628,8 @@ async function offerPasskeyAutofill() {
     });
     startSession(session, "passkey", null);
   } catch (error) {
-    if (signal.aborted || error?.name === "AbortError") return;
+    // Nothing picked (or the browser gave up): the autofill offer simply ends; the sign-in forms still work.
+    if (signal.aborted || error instanceof DOMException) return;
     showError($("passkey-username-error"), messageFor(error));
   }
 }
