@@ -91,6 +91,7 @@ let package = Package(
                 "TouchstoneProtocol",
                 "TouchstoneCrypto",
                 "TouchstoneWebAuthn",
+                "TouchstoneAttestation",
                 "TouchstoneStorage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -323,6 +323,15 @@ enum Migrations {
             // ID tokens are RS256 by default: the server keeps a key of each algorithm.
             "ALTER TABLE server_keys ADD COLUMN alg TEXT NOT NULL DEFAULT 'ES256'",
         ],
+        [
+            // Hardware key attestation: what a device's attestation proved, its App Attest key and receipt, and
+            // the builds whose attestations an app accepts (JSON; NULL for none).
+            "ALTER TABLE devices ADD COLUMN attestation TEXT",
+            "ALTER TABLE devices ADD COLUMN app_attest_key_id TEXT",
+            "ALTER TABLE devices ADD COLUMN app_attest_public_key TEXT",
+            "ALTER TABLE devices ADD COLUMN app_attest_receipt TEXT",
+            "ALTER TABLE apps ADD COLUMN attested_apps TEXT",
+        ],
     ]
 
     /// The advisory lock migrations hold (PostgreSQL); any constant shared by every instance.

@@ -42,6 +42,14 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "With --touchidauth-compat, accept RSA keys of 1024 bits (weak; that library's default).")
     var insecureAllowRsa1024 = false
 
+    @Option(help: "Google's Android key attestation status list (JSON): chains with a revoked certificate are refused.")
+    var androidAttestationStatus: String?
+
+    @Option(help: ArgumentHelp(
+        "A PEM certificate trusted as a root for hardware key attestations, both formats (repeatable).",
+        discussion: "For tests and private CAs only: every such root can vouch for any key."))
+    var insecureAttestationRoot: [String] = []
+
     func run() async throws {
         let logger = CLILog.makeLogger("touchstone.serve")
         var settings = try ServerSettings(issuer: issuer ?? "http://localhost:\(port == 0 ? 8080 : port)")
@@ -54,6 +62,7 @@ struct Serve: AsyncParsableCommand {
         }
         settings.touchIDAuthCompat = touchIDAuthCompat
         settings.insecureAllowRSA1024 = insecureAllowRsa1024
+        try settings.loadAttestation(statusFile: androidAttestationStatus, insecureRootFiles: insecureAttestationRoot)
         let runtime = try await TouchstoneRuntime.open(
             database: try database.location(), settings: settings, logger: logger)
         let host = host
