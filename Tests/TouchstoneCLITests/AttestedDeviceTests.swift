@@ -41,24 +41,25 @@ import TouchstoneTestSupport
             expectOneErrorLine(refused, mentioning: ["attestation"])
             #expect(try await unattested.status(options: ["--client-id", Self.app]).registered == false)
 
+            /// `register` attested by the test CA in `directory`.
+            func registerAttested(_ profile: DeviceCLI.Profile, _ username: String, ca directory: String) async throws
+                -> CommandResult
+            {
+                try await profile.run(
+                    register + [
+                        "--username", username, "--insecure-test-attestation-ca", directory,
+                        "--insecure-test-attestation-app", Self.android,
+                    ],
+                    input: DeviceCLI.password + "\n")
+            }
+
             // Attested by a CA the server does not trust: refused too.
-            let strangerDirectory = try ScratchDirectory()
-            let stranger = try DeviceCLI.Profile(server)
-            let untrusted = try await stranger.run(
-                register + [
-                    "--username", "bob", "--insecure-test-attestation-ca", strangerDirectory.path("ca"),
-                    "--insecure-test-attestation-app", Self.android,
-                ],
-                input: DeviceCLI.password + "\n")
+            let strangerCA = try ScratchDirectory()
+            let untrusted = try await registerAttested(try DeviceCLI.Profile(server), "bob", ca: strangerCA.path("ca"))
             expectOneErrorLine(untrusted, mentioning: ["attestation"])
 
             let profile = try DeviceCLI.Profile(server)
-            let registered = try await profile.run(
-                register + [
-                    "--username", "ana", "--insecure-test-attestation-ca", authority.path("ca"),
-                    "--insecure-test-attestation-app", Self.android,
-                ],
-                input: DeviceCLI.password + "\n")
+            let registered = try await registerAttested(profile, "ana", ca: authority.path("ca"))
             try #require(registered.status == 0, "\(registered)")
             let status = try await profile.status(options: ["--client-id", Self.app])
             #expect(status.biometric)
