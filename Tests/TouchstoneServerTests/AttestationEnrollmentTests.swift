@@ -112,6 +112,34 @@ import TouchstoneWebAuthnTestSupport
         }
     }
 
+    /// A second device waits for the first one's approval; what its attestation proved is kept meanwhile.
+    @Test func anApprovedDeviceKeepsItsAttestation() async throws {
+        let fixtures = try AttestationFixtures()
+        try await Self.run(fixtures) { h, _ in
+            let phone = try await TestDevice()
+            let phoneEnrolled = try await h.enrollAttested(phone, username: "ana") { started in
+                try AndroidAttestationInput(phone, challenge: started.challenge, ca: fixtures.ca).attestation()
+            }
+            let tablet = try await TestDevice(name: "Ana's tablet")
+            let started = try await h.startEnrollment(clientId: AttestationFixtures.clientId)
+            var input = AndroidAttestationInput(tablet, challenge: started.challenge, ca: fixtures.ca)
+            for key in [\AndroidAttestationInput.device, \.biometric] {
+                input[keyPath: key].attestationSecurityLevel = 2
+                input[keyPath: key].keyMintSecurityLevel = 2
+            }
+            let response = try await h.completeEnrollment(tablet, started, attestation: try input.attestation())
+            #expect(response.status == .accepted)
+            let pending = try h.decode(EnrollmentPending.self, response)
+            let item = try #require(try await h.inboxItems(phone, deviceId: phoneEnrolled.deviceId).first)
+            let decision = try await phone.decision(
+                deviceId: phoneEnrolled.deviceId, challenge: item.challenge, number: pending.number, now: h.now)
+            #expect(try await h.decide("enrollments", item.id, decision).status == .ok)
+            let devices = try await h.store.devices(userId: phoneEnrolled.session.userId)
+            #expect(devices.count == 2)
+            #expect(Set(devices.compactMap(\.attestation?.kind)) == [.androidTEE, .androidStrongBox])
+        }
+    }
+
     @Test func aDeviceWithoutAttestationIsListedWithNull() async throws {
         try await Harness.run { h in
             let enrolled = try await h.enroll(try await TestDevice())
