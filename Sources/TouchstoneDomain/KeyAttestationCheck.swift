@@ -9,7 +9,7 @@ import TouchstoneStorage
 /// app's policy, and when sent, verified with every check of its format against the configured trust anchors and
 /// status list.
 ///
-/// Every failed check is one refusal, 401 `attestation_invalid`, whatever the reason: the reason goes to the log only.
+/// Every failed check is one refusal, `attestation_invalid`, whatever the reason: the reason goes to the log only.
 struct KeyAttestationCheck: Sendable {
     let environment: ServiceEnvironment
 
@@ -24,7 +24,7 @@ struct KeyAttestationCheck: Sendable {
 
     /// Verifies `attestation` for `subject`, or requires one when `app`'s policy does.
     /// - Returns: what to store with the device; `nil` when none was sent and none is required.
-    /// - Throws: ``ProblemError`` 403 `attestation_required` when the policy requires one and none was sent; 401
+    /// - Throws: ``ProblemError`` `attestation_required` when the policy requires one and none was sent;
     ///   `attestation_invalid` (same answer for every reason, the reason logged) when a check fails.
     func verify(_ attestation: EnrollmentAttestation?, of subject: Subject, for app: AppRecord) throws -> DeviceAttestation? {
         guard let attestation else {

@@ -120,7 +120,7 @@ struct AppCommand: AsyncParsableCommand {
             }
             for app in apps {
                 print(
-                    "\(app.clientId)  publisher=\(app.publisher) biometrics=\(app.biometricAllowed) pin=\(app.pinRequired) maxPinAttempts=\(app.maxPinAttempts) inactivity=\(app.inactivityTimeoutSeconds)s"
+                    "\(app.clientId)  publisher=\(app.publisher) biometrics=\(app.biometricAllowed) pin=\(app.pinRequired) maxPinAttempts=\(app.maxPinAttempts) inactivity=\(app.inactivityTimeoutSeconds)s attestation=\(app.attestation.rawValue)"
                 )
             }
         }
