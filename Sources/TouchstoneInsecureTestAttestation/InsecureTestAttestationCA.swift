@@ -51,6 +51,8 @@ public struct InsecureTestAttestationCA: Sendable {
     /// which anchor the chain, do not.
     /// - Throws: when the directory cannot be written or holds keys that are not P-256 PEM.
     public static func inDirectory(_ directory: URL) throws -> InsecureTestAttestationCA {
+        // A fixed start (November 2023, for ten years) keeps the root's validity the same whenever it is made again.
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
         let rootFile = directory.appendingPathComponent("root-key.pem")
         let intermediateFile = directory.appendingPathComponent("intermediate-key.pem")
         let ca: InsecureTestAttestationCA
@@ -59,9 +61,9 @@ public struct InsecureTestAttestationCA: Sendable {
                 rootKey: try P256.Signing.PrivateKey(pemRepresentation: String(contentsOf: rootFile, encoding: .utf8)),
                 intermediateKey: try P256.Signing.PrivateKey(
                     pemRepresentation: String(contentsOf: intermediateFile, encoding: .utf8)),
-                now: Date(timeIntervalSince1970: 1_700_000_000))
+                now: start)
         } else {
-            ca = try InsecureTestAttestationCA(now: Date(timeIntervalSince1970: 1_700_000_000))
+            ca = try InsecureTestAttestationCA(now: start)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try ca.rootKey.pemRepresentation.write(to: rootFile, atomically: true, encoding: .utf8)
             try ca.intermediateKey.pemRepresentation.write(to: intermediateFile, atomically: true, encoding: .utf8)
