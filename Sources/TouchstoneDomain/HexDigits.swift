@@ -1,7 +1,7 @@
 /// Lowercase hexadecimal text, as administrators give certificate digests.
-enum HexDigits {
+package enum HexDigits {
     /// The bytes of an even number of lowercase hexadecimal digits; `nil` for anything else.
-    static func bytes(_ text: String) -> [UInt8]? {
+    package static func bytes(_ text: String) -> [UInt8]? {
         let digits = Array(text.utf8)
         guard digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TouchstoneClient
+import TouchstoneDomain
 import TouchstoneInsecureTestAttestation
 
 /// `device register --insecure-test-attestation-ca DIR --insecure-test-attestation-app PACKAGE:SHA256`: an Android key
@@ -27,24 +28,11 @@ struct InsecureTestAttestationOptions: ParsableArguments {
     func attestor() throws -> (any KeyAttestor)? {
         guard let directory = insecureTestAttestationCa, let app = insecureTestAttestationApp else { return nil }
         let parts = app.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, let digest = Self.bytes(hex: parts[1]), digest.count == 32 else {
-            throw ValidationError("--insecure-test-attestation-app takes PACKAGE:SHA256 (64 hexadecimal digits)")
+        guard parts.count == 2, !parts[0].isEmpty, let digest = HexDigits.bytes(String(parts[1])), digest.count == 32 else {
+            throw ValidationError("--insecure-test-attestation-app takes PACKAGE:SHA256 (64 lowercase hexadecimal digits)")
         }
         return InsecureTestKeyAttestor(
             ca: try InsecureTestAttestationCA.inDirectory(URL(fileURLWithPath: directory)),
             packageName: String(parts[0]), signingCertificateSHA256: digest)
-    }
-
-    private static func bytes(hex: Substring) -> [UInt8]? {
-        let digits = Array(hex)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard digits[index].isHexDigit, digits[index + 1].isHexDigit,
-                let byte = UInt8(String(digits[index...index + 1]), radix: 16)
-            else { return nil }
-            bytes.append(byte)
-        }
-        return bytes
     }
 }
