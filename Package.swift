@@ -72,6 +72,19 @@ let package = Package(
             ]
         ),
         .target(
+            // ⚠️ Tests only: a test CA's Android-like key attestations, for `touchstone device register
+            // --insecure-test-attestation-ca` and the tests; a server trusts them only with --insecure-attestation-root.
+            name: "TouchstoneInsecureTestAttestation",
+            dependencies: [
+                "TouchstoneProtocol",
+                "TouchstoneCrypto",
+                "TouchstoneClient",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        .target(
             name: "TouchstoneStorage",
             dependencies: [
                 "TouchstoneProtocol",
@@ -91,6 +104,7 @@ let package = Package(
                 "TouchstoneProtocol",
                 "TouchstoneCrypto",
                 "TouchstoneWebAuthn",
+                "TouchstoneAttestation",
                 "TouchstoneStorage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -155,6 +169,7 @@ let package = Package(
                 "TouchstoneProtocol",
                 "TouchstoneBench",
                 "TouchstoneBenchSeed",
+                "TouchstoneInsecureTestAttestation",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -176,7 +191,12 @@ let package = Package(
         ),
         .target(
             name: "TouchstoneWebAuthnTestSupport",
-            dependencies: ["TouchstoneWebAuthn", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "TouchstoneWebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
             path: "Tests/TouchstoneWebAuthnTestSupport"
         ),
         .testTarget(
@@ -208,6 +228,8 @@ let package = Package(
                 "TouchstoneHTTP",
                 "TouchstoneTestSupport",
                 "TouchstoneWebAuthnTestSupport",
+                "TouchstoneAttestation",
+                "TouchstoneInsecureTestAttestation",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -238,7 +260,7 @@ let package = Package(
         .testTarget(
             name: "TouchstoneCLITests",
             dependencies: [
-                "TouchstoneProtocol", "TouchstoneCrypto", "TouchstoneTestSupport",
+                "TouchstoneProtocol", "TouchstoneCrypto", "TouchstoneTestSupport", "TouchstoneInsecureTestAttestation",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             // The relying site written with Authlib, run with python3.

@@ -57,13 +57,16 @@ extension TouchstoneClient {
         let proof = ProofClaims(
             iss: started.enrollmentId, aud: issuer, iat: times.iat, exp: times.exp, nonce: started.challenge)
         let replaced = await registrationReplaced(by: username)
+        let attestation = try await platform.attestor?.attest(
+            KeyAttestationSubject(
+                challenge: started.challenge, deviceKey: deviceKey.publicKey, biometricKey: biometricKey?.publicKey))
         let completion = EnrollmentCompletion(
             device: DeviceDescription(
                 name: identity.name, model: identity.model, vendorId: identity.vendorId, os: identity.os,
                 compromised: false),
             deviceKey: deviceKey.publicKey.jwk, biometricKey: biometricKey?.publicKey.jwk, pin: pin,
             deviceProof: try await deviceKey.sign(proof), biometricProof: try await biometricKey?.sign(proof),
-            previousDeviceProof: try await replaced?.deviceKey.sign(proof))
+            previousDeviceProof: try await replaced?.deviceKey.sign(proof), attestation: attestation)
         let response = try await send(
             Endpoint.completeEnrollment.method, Endpoint.completeEnrollment.path(started.enrollmentId), body: completion)
         let completed: EnrollmentCompleted

@@ -75,6 +75,18 @@ public struct DevicePublicKey: Sendable {
 
     /// Whether `signature` is this key's JWS signature of `signingInput`, with this key's algorithm: ES256 (r‖s over
     /// SHA-256, RFC 7518 §3.4), EdDSA (RFC 8037 §3.1) or RS256 (RSASSA-PKCS1-v1_5 over SHA-256, RFC 7518 §3.3).
+    /// The key as DER `SubjectPublicKeyInfo`: what an attestation certificate holds for it.
+    public var subjectPublicKeyInfoDER: [UInt8] {
+        switch backing {
+        case .p256(let key): Array(key.derRepresentation)
+        case .ed25519(let key): Self.ed25519SPKIPrefix + Array(key.rawRepresentation)
+        case .rsa(let key): Array(key.derRepresentation)
+        }
+    }
+
+    /// `SEQUENCE { SEQUENCE { OID 1.3.101.112 }, BIT STRING (32 bytes) }` up to the key's bytes (RFC 8410).
+    private static let ed25519SPKIPrefix: [UInt8] = [0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]
+
     func isValidSignature(_ signature: [UInt8], for signingInput: [UInt8]) -> Bool {
         switch backing {
         case .p256(let key):

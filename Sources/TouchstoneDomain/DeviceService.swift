@@ -14,7 +14,7 @@ package struct DeviceService: Sendable {
                 DeviceSummary(
                     deviceId: device.id, name: device.name, model: device.model, createdAt: device.createdAt,
                     lastUsedAt: device.lastUsedAt, biometric: device.biometricKey != nil,
-                    current: device.id == identity.deviceId)
+                    current: device.id == identity.deviceId, attestation: device.attestation?.kind)
             })
     }
 

@@ -91,6 +91,12 @@ package struct EnrollmentService: Sendable {
             return verified
         }
         if request.device.compromised, policy.refuseCompromisedDevices { throw ProblemError.deviceCompromised }
+        // Before anything is spent or stored: a refused attestation leaves the enrolment as it was.
+        let attestation = try KeyAttestationCheck(environment: environment).verify(
+            request.attestation,
+            of: KeyAttestationCheck.Subject(
+                enrollmentId: id, challenge: enrollment.challenge, deviceKey: deviceKey, biometricKey: biometricKey),
+            for: app)
         try await gate.spend(verified, replayed: .challengeInvalid)
         guard try await environment.store.consumeEnrollmentChallenge(id: id, now: now) else {
             throw ProblemError.challengeInvalid
@@ -105,7 +111,8 @@ package struct EnrollmentService: Sendable {
                 enrollment, device: PendingDevice(
                     device: request.device, fingerprint: fingerprint, deviceKey: deviceKey.jwk,
                     deviceKeyThumbprint: deviceKey.thumbprint, biometricKey: biometricKey?.jwk,
-                    biometricKeyThumbprint: biometricKey?.thumbprint, pinHash: pinHash, ip: ip),
+                    biometricKeyThumbprint: biometricKey?.thumbprint, pinHash: pinHash, ip: ip,
+                    attestation: attestation),
                 now: now)
         }
 
@@ -115,7 +122,8 @@ package struct EnrollmentService: Sendable {
             os: request.device.os, fingerprint: fingerprint, deviceKey: deviceKey.jwk,
             deviceKeyThumbprint: deviceKey.thumbprint, biometricKey: biometricKey?.jwk,
             biometricKeyThumbprint: biometricKey?.thumbprint, pinHash: pinHash, pinFailures: 0, pinLockedAt: nil,
-            createdAt: now, lastUsedAt: now, revokedAt: nil, compromised: request.device.compromised)
+            createdAt: now, lastUsedAt: now, revokedAt: nil, compromised: request.device.compromised,
+            attestation: attestation)
         let session = try await SessionService(environment: environment).prepare(
             userId: enrollment.userId, device: device, clientId: app.clientId,
             amr: biometricKey == nil ? ["pin"] : ["bio"], acr: "aal2")
@@ -212,7 +220,7 @@ package struct EnrollmentService: Sendable {
                     deviceKey: pending.deviceKey, deviceKeyThumbprint: pending.deviceKeyThumbprint,
                     biometricKey: pending.biometricKey, biometricKeyThumbprint: pending.biometricKeyThumbprint,
                     pinHash: pending.pinHash, pinFailures: 0, pinLockedAt: nil, createdAt: now, lastUsedAt: now,
-                    revokedAt: nil, compromised: pending.device.compromised)
+                    revokedAt: nil, compromised: pending.device.compromised, attestation: pending.attestation)
             }
             try DecisionService.settle(
                 try await environment.store.decideEnrollment(id: id, approvedDevice: device, by: decision.commit))

@@ -1,4 +1,5 @@
 import Foundation
+import TouchstoneAttestation
 import TouchstoneStorage
 import TouchstoneWebAuthn
 
@@ -26,6 +27,12 @@ public struct ServerSettings: Sendable {
     public var rateLimit = 300
     /// How long an enrolment waits for another device's approval.
     public var pendingEnrollmentLifetime: TimeInterval = 600
+    /// Google's attestation status list (`serve --android-attestation-status`): an Android key attestation chain
+    /// with a certificate listed REVOKED or SUSPENDED is refused. Empty by default: nothing is revoked.
+    public var androidAttestationStatus = AttestationStatusList()
+    /// The roots hardware key attestations may chain to: the built-in Google and Apple roots, plus any given with
+    /// `serve --insecure-attestation-root`.
+    public var attestationTrustAnchors = AttestationTrustAnchors()
     /// The WebAuthn relying party: by default the issuer's host as RP ID and the issuer's origin. Its origins are
     /// also the only ones CORS answers.
     public private(set) var relyingParty: RelyingPartyConfiguration

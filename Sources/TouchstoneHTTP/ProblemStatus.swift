@@ -29,6 +29,8 @@ enum ProblemStatus {
         .pinRequired: (400, "A PIN is required."),
         .invalidPIN: (400, "The PIN is not acceptable."),
         .invalidKey: (400, "The public key is not acceptable."),
+        .attestationRequired: (403, "The app's policy requires a hardware key attestation."),
+        .attestationInvalid: (401, "The key attestation could not be verified."),
 
         .deviceNotFound: (404, "No such device."),
         .deviceRevoked: (403, "This device has been revoked."),

@@ -9,10 +9,12 @@ public struct DeviceSummary: Codable, Sendable, Equatable {
     public var lastUsedAt: Date?
     public var biometric: Bool
     public var current: Bool
+    /// What the device's attestation proved at enrolment; `nil` (shown as null) for a device enrolled without one.
+    public var attestation: DeviceAttestationKind?
 
     public init(
         deviceId: String, name: String, model: String, createdAt: Date, lastUsedAt: Date?, biometric: Bool,
-        current: Bool
+        current: Bool, attestation: DeviceAttestationKind? = nil
     ) {
         self.deviceId = deviceId
         self.name = name
@@ -21,10 +23,11 @@ public struct DeviceSummary: Codable, Sendable, Equatable {
         self.lastUsedAt = lastUsedAt
         self.biometric = biometric
         self.current = current
+        self.attestation = attestation
     }
 
     private enum CodingKeys: String, CodingKey {
-        case deviceId, name, model, createdAt, lastUsedAt, biometric, current
+        case deviceId, name, model, createdAt, lastUsedAt, biometric, current, attestation
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -36,6 +39,7 @@ public struct DeviceSummary: Codable, Sendable, Equatable {
         try container.encode(lastUsedAt, forKey: .lastUsedAt)
         try container.encode(biometric, forKey: .biometric)
         try container.encode(current, forKey: .current)
+        try container.encode(attestation, forKey: .attestation)
     }
 }
 

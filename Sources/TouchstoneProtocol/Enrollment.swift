@@ -41,10 +41,14 @@ public struct EnrollmentCompletion: Codable, Sendable {
     /// When this device replaces an active device of the user with the same fingerprint: a `touchstone-proof+jwt`
     /// over this enrolment's challenge signed by that device's device key. Without it the enrolment is a new device.
     public var previousDeviceProof: String?
+    /// The platform's attestation of the new keys (PROTOCOL "Hardware key attestation"); `nil` when the device sends
+    /// none.
+    public var attestation: EnrollmentAttestation?
 
     public init(
         device: DeviceDescription, deviceKey: PublicJWK, biometricKey: PublicJWK?, pin: String?,
-        deviceProof: String, biometricProof: String?, previousDeviceProof: String? = nil
+        deviceProof: String, biometricProof: String?, previousDeviceProof: String? = nil,
+        attestation: EnrollmentAttestation? = nil
     ) {
         self.device = device
         self.deviceKey = deviceKey
@@ -53,6 +57,7 @@ public struct EnrollmentCompletion: Codable, Sendable {
         self.deviceProof = deviceProof
         self.biometricProof = biometricProof
         self.previousDeviceProof = previousDeviceProof
+        self.attestation = attestation
     }
 }
 

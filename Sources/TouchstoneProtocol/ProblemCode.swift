@@ -31,6 +31,8 @@ public struct ProblemCode: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let pinRequired = Self(rawValue: "pin_required")
     public static let invalidPIN = Self(rawValue: "invalid_pin")
     public static let invalidKey = Self(rawValue: "invalid_key")
+    public static let attestationRequired = Self(rawValue: "attestation_required")
+    public static let attestationInvalid = Self(rawValue: "attestation_invalid")
 
     public static let deviceNotFound = Self(rawValue: "device_not_found")
     public static let deviceRevoked = Self(rawValue: "device_revoked")

@@ -32,10 +32,16 @@ public final class TouchstoneAdmin: Sendable {
 
     /// Creates or updates an app, and with `client` makes it an OpenID Connect client (or changes its registration).
     /// Everything is checked before anything is stored.
+    /// - Parameter attestation: the builds whose hardware key attestations the app accepts (its policy's
+    ///   `attestation` says whether one is required).
     /// - Returns: the client's new secret for a confidential client, shown only now.
-    /// - Throws: ``ConfigurationError`` for an out-of-range policy value or a registration the provider cannot use.
+    /// - Throws: ``ConfigurationError`` for an out-of-range policy value, a registration the provider cannot use, or
+    ///   allowed builds that are not well formed.
     @discardableResult
-    package func saveApp(_ policy: AppPolicy, client: OIDCClientRegistration? = nil) async throws -> String? {
+    package func saveApp(
+        _ policy: AppPolicy, client: OIDCClientRegistration? = nil,
+        attestation: AttestationRegistration = AttestationRegistration()
+    ) async throws -> String? {
         guard !policy.clientId.isEmpty, !policy.publisher.isEmpty else {
             throw ConfigurationError("the client id and the publisher must not be empty")
         }
@@ -54,8 +60,10 @@ public final class TouchstoneAdmin: Sendable {
                 "\(client.clientId) is a confidential client: give --client-secret (it makes a new secret) to change it")
         }
         let registration = try client.map { try $0.record() }
+        let attestedApps = try attestation.record(requirement: policy.attestation)
         try await store.saveApp(
-            AppRecord(clientId: policy.clientId, publisher: policy.publisher, policy: policy), at: clock.now())
+            AppRecord(clientId: policy.clientId, publisher: policy.publisher, policy: policy, attestedApps: attestedApps),
+            at: clock.now())
         await audit("admin.app.save", clientId: policy.clientId)
         guard let (record, secret) = registration else { return nil }
         try await store.saveOIDCClient(record)
@@ -114,7 +122,7 @@ public final class TouchstoneAdmin: Sendable {
                 deviceId: device.id, username: names[device.userId] ?? device.userId, clientId: device.clientId,
                 publisher: device.publisher, name: device.name, model: device.model, biometric: device.biometricKey != nil,
                 pinLocked: device.pinLockedAt != nil, createdAt: device.createdAt, lastUsedAt: device.lastUsedAt,
-                revokedAt: device.revokedAt)
+                revokedAt: device.revokedAt, attestation: device.attestation?.kind)
         }
     }
 
@@ -179,4 +187,28 @@ public struct DeviceView: Sendable, Codable, Equatable {
     public var createdAt: Date
     public var lastUsedAt: Date?
     public var revokedAt: Date?
+    /// What the device's attestation proved at enrolment; null in JSON when it sent none.
+    public var attestation: DeviceAttestationKind?
+
+    private enum CodingKeys: String, CodingKey {
+        case deviceId, username, clientId, publisher, name, model, biometric, pinLocked, createdAt, lastUsedAt
+        case revokedAt, attestation
+    }
+
+    /// Every member, `attestation` as null when there is none.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(deviceId, forKey: .deviceId)
+        try container.encode(username, forKey: .username)
+        try container.encode(clientId, forKey: .clientId)
+        try container.encode(publisher, forKey: .publisher)
+        try container.encode(name, forKey: .name)
+        try container.encode(model, forKey: .model)
+        try container.encode(biometric, forKey: .biometric)
+        try container.encode(pinLocked, forKey: .pinLocked)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encodeIfPresent(lastUsedAt, forKey: .lastUsedAt)
+        try container.encodeIfPresent(revokedAt, forKey: .revokedAt)
+        try container.encode(attestation, forKey: .attestation)
+    }
 }

@@ -337,6 +337,15 @@ enum Migrations {
             "ALTER TABLE audit_events ADD COLUMN user_agent TEXT",
             "ALTER TABLE audit_events ADD COLUMN actor TEXT",
         ],
+        [
+            // Hardware key attestation: what a device's attestation proved, its App Attest key and receipt, and
+            // the builds whose attestations an app accepts (JSON; NULL for none).
+            "ALTER TABLE devices ADD COLUMN attestation TEXT",
+            "ALTER TABLE devices ADD COLUMN app_attest_key_id TEXT",
+            "ALTER TABLE devices ADD COLUMN app_attest_public_key TEXT",
+            "ALTER TABLE devices ADD COLUMN app_attest_receipt TEXT",
+            "ALTER TABLE apps ADD COLUMN attested_apps TEXT",
+        ],
     ]
 
     /// The advisory lock migrations hold (PostgreSQL); any constant shared by every instance.

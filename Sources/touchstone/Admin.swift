@@ -22,6 +22,8 @@ func printJSON<T: Encodable>(_ value: T) throws {
     print(String(decoding: try WireCoding.encoder().encode(value), as: UTF8.self))
 }
 
+extension AttestationRequirement: ExpressibleByArgument {}
+
 extension Date {
     var rfc3339: String { ISO8601DateFormatter().string(from: self) }
 }
@@ -50,6 +52,13 @@ struct AppCommand: AsyncParsableCommand {
         @Flag(help: "A confidential client: prints a new client secret, once, on the last line.")
         var clientSecret = false
         @Option(help: "How its ID tokens are signed: RS256 or ES256.") var idTokenAlg = "RS256"
+        @Option(help: "Whether enrolments need a hardware key attestation: none or required.")
+        var attestation: AttestationRequirement = .none
+        @Option(help: "An Android build allowed to attest: PACKAGE:SHA256 of its signing certificate (repeatable).")
+        var androidApp: [String] = []
+        @Option(help: "An Apple App ID allowed to attest with App Attest: TEAMID.bundle.id (repeatable).")
+        var appleAppId: [String] = []
+        @Flag(help: "Also accept App Attest keys of the development environment.") var appleDevelopment = false
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var output: OutputOptions
 
@@ -63,14 +72,19 @@ struct AppCommand: AsyncParsableCommand {
             let policy = AppPolicy(
                 clientId: clientId, publisher: publisher, biometricAllowed: !noBiometrics, pinRequired: !noPin,
                 maxPinAttempts: maxPinAttempts, inactivityTimeoutSeconds: inactivityTimeout,
-                privilegedWindowSeconds: privilegedWindow, refuseCompromisedDevices: !allowCompromisedDevices)
+                privilegedWindowSeconds: privilegedWindow, refuseCompromisedDevices: !allowCompromisedDevices,
+                attestation: attestation)
+            let attested = AttestationRegistration(
+                androidApps: androidApp, appleAppIDs: appleAppId, appleDevelopment: appleDevelopment)
             let client =
                 redirectUri.isEmpty
                 ? nil
                 : OIDCClientRegistration(
                     clientId: clientId, name: name, redirectURIs: redirectUri, postLogoutRedirectURIs: postLogoutRedirectUri,
                     confidential: clientSecret, idTokenAlgorithm: idTokenAlg)
-            let secret = try await withAdmin(database) { try await $0.saveApp(policy, client: client) }
+            let secret = try await withAdmin(database) {
+                try await $0.saveApp(policy, client: client, attestation: attested)
+            }
             if output.json, client != nil {
                 try printJSON(SavedClient(app: policy, redirectUris: redirectUri, clientSecret: secret))
             } else if output.json {
@@ -106,7 +120,7 @@ struct AppCommand: AsyncParsableCommand {
             }
             for app in apps {
                 print(
-                    "\(app.clientId)  publisher=\(app.publisher) biometrics=\(app.biometricAllowed) pin=\(app.pinRequired) maxPinAttempts=\(app.maxPinAttempts) inactivity=\(app.inactivityTimeoutSeconds)s"
+                    "\(app.clientId)  publisher=\(app.publisher) biometrics=\(app.biometricAllowed) pin=\(app.pinRequired) maxPinAttempts=\(app.maxPinAttempts) inactivity=\(app.inactivityTimeoutSeconds)s attestation=\(app.attestation.rawValue)"
                 )
             }
         }
@@ -192,7 +206,7 @@ struct Devices: AsyncParsableCommand {
         for device in devices {
             let state = device.revokedAt.map { "revoked \($0.rfc3339)" } ?? (device.pinLocked ? "PIN locked" : "active")
             print(
-                "\(device.deviceId)  \(device.username)  \(device.name) (\(device.model))  \(device.clientId)  biometric=\(device.biometric)  \(state)"
+                "\(device.deviceId)  \(device.username)  \(device.name) (\(device.model))  \(device.clientId)  biometric=\(device.biometric)  attestation=\(device.attestation?.rawValue ?? "none")  \(state)"
             )
         }
     }

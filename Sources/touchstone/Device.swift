@@ -58,15 +58,18 @@ struct DeviceOptions {
         json = own.json || parent.json
     }
 
-    func client(verifier: VerifierChoice? = nil, compromised: Bool = false) throws -> TouchstoneClient {
+    /// - Parameter attestor: attests the keys of a registration; `nil` for none (the software platform has none).
+    func client(
+        verifier: VerifierChoice? = nil, compromised: Bool = false, attestor: (any KeyAttestor)? = nil
+    ) throws -> TouchstoneClient {
         guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https" else {
             throw ValidationError("--server takes an http or https URL")
         }
-        return TouchstoneClient(
-            server: url, clientID: clientId,
-            platform: .software(
-                directory: URL(fileURLWithPath: profile), verifier: verifier?.verifier(), deviceName: deviceName,
-                compromised: compromised))
+        var platform = Platform.software(
+            directory: URL(fileURLWithPath: profile), verifier: verifier?.verifier(), deviceName: deviceName,
+            compromised: compromised)
+        platform.attestor = attestor
+        return TouchstoneClient(server: url, clientID: clientId, platform: platform)
     }
 }
 
@@ -178,10 +181,12 @@ extension Device {
         @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
         @Option(help: "The app PIN to set (asked without echo when absent).") var pin: String?
         @Flag(help: "Report this device as compromised (to test the integrity gate).") var compromised = false
+        @OptionGroup var testAttestation: InsecureTestAttestationOptions
 
         func run() async throws {
             try await runDevice(options) {
-                let client = try options.client(verifier: verification.verifier, compromised: compromised)
+                let client = try options.client(
+                    verifier: verification.verifier, compromised: compromised, attestor: try testAttestation.attestor())
                 // The integrity gate comes before any question or request.
                 try await client.checkIntegrity()
                 let password =

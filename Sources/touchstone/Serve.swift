@@ -45,6 +45,14 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Requests per client address and minute to each anonymous endpoint that stores something (0: no limit).")
     var rateLimit = 300
 
+    @Option(help: "Google's Android key attestation status list (JSON): chains with a revoked certificate are refused.")
+    var androidAttestationStatus: String?
+
+    @Option(help: ArgumentHelp(
+        "A PEM certificate trusted as a root for hardware key attestations, both formats (repeatable).",
+        discussion: "For tests and private CAs only: every such root can vouch for any key."))
+    var insecureAttestationRoot: [String] = []
+
     func run() async throws {
         let logger = CLILog.makeLogger("touchstone.serve")
         var settings = try ServerSettings(issuer: issuer ?? "http://localhost:\(port == 0 ? 8080 : port)")
@@ -59,6 +67,7 @@ struct Serve: AsyncParsableCommand {
         settings.insecureAllowRSA1024 = insecureAllowRsa1024
         guard rateLimit >= 0 else { throw ValidationError("--rate-limit takes 0 (no limit) or more requests a minute") }
         settings.rateLimit = rateLimit
+        try settings.loadAttestation(statusFile: androidAttestationStatus, insecureRootFiles: insecureAttestationRoot)
         let runtime = try await TouchstoneRuntime.open(
             database: try database.location(), settings: settings, logger: logger)
         let host = host

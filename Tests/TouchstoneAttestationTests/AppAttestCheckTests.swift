@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import TouchstoneAttestation
+import TouchstoneWebAuthnTestSupport
 import X509
 
 /// Each App Attest check on its own, with attestations built under an insecurely trusted test root.

@@ -31,14 +31,6 @@ struct AppAttestParts {
 
     /// The canonical CBOR object.
     func encoded() -> [UInt8] {
-        let statement = CBORMap([
-            CBORMap.Entry(key: .text("x5c"), value: .array(x5c.map { .bytes($0) })),
-            CBORMap.Entry(key: .text("receipt"), value: .bytes(receipt)),
-        ])
-        return CBOREncoder.encode(.map(CBORMap([
-            CBORMap.Entry(key: .text("fmt"), value: .text(format)),
-            CBORMap.Entry(key: .text("attStmt"), value: .map(statement)),
-            CBORMap.Entry(key: .text("authData"), value: .bytes(authData)),
-        ])))
+        AppAttestFixture.encode(format: format, x5c: x5c, receipt: receipt, authData: authData)
     }
 }

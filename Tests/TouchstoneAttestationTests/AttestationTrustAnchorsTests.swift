@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchstoneAttestation
+import TouchstoneWebAuthnTestSupport
 
 /// Additional roots come only as one PEM certificate per text.
 struct AttestationTrustAnchorsTests {

@@ -14,7 +14,7 @@ import TouchstoneTestSupport
                 Set(try demo.object().keys) == [
                     "clientId", "publisher", "biometricAllowed", "pinRequired", "pinLength", "maxPinAttempts",
                     "inactivityTimeoutSeconds", "sessionMaxLifetimeSeconds", "privilegedWindowSeconds",
-                    "refuseCompromisedDevices", "newDeviceApproval",
+                    "refuseCompromisedDevices", "newDeviceApproval", "attestation",
                 ])
 
             expectProblem(try await client.get("/v1/apps/com.example.pay/policy"), status: 404, code: "app_not_found")

@@ -65,6 +65,10 @@ import TouchstoneTestSupport
         (["--issuer", "https://login.example.com", "--origin", "https://example.net"], ["example.net", "login.example.com"]),
         (["--rp-id", "example.com", "--origin", "http://example.com"], ["http://example.com"]),
         (["--issuer", "https://10.1.2.3"], ["--rp-id"]),
+        (["--insecure-attestation-root", "/nonexistent/root.pem"], ["/nonexistent/root.pem"]),
+        (["--insecure-attestation-root", "/etc/hostname"], ["--insecure-attestation-root", "not", "/etc/hostname"]),
+        (["--android-attestation-status", "/nonexistent/status.json"], ["/nonexistent/status.json"]),
+        (["--android-attestation-status", "/etc/hostname"], ["--android-attestation-status", "status list"]),
     ])
     func badConfigurationFailsAtStartUp(arguments: [String], mentions: [String]) async throws {
         let directory = try ScratchDirectory()

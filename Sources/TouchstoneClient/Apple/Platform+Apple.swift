@@ -15,6 +15,7 @@ extension Platform {
     ///   - integrity: the device's integrity check. The default, ``FixedIntegrity``, reports every device as sound.
     ///   - fallbackTitle: the title of the biometric prompt's fallback button; `nil` shows the system's.
     ///   - transport: `nil` uses URLSession.
+    ///   - attestor: the registration's key attestation, e.g. ``AppAttestKeyAttestor``; `nil` sends none.
     /// - ⚠️ Pass your own `IntegrityCheck` (App Attest, a jailbreak check): with the default, a compromised device is
     ///   never refused.
     /// - ⚠️ `accessGroup` must be in the `keychain-access-groups` entitlement of each app that uses it, and only in
@@ -23,13 +24,13 @@ extension Platform {
     ///   `biometryNotAvailable`; use ``software(directory:verifier:deviceName:compromised:transport:)`` there.
     public static func apple(
         accessGroup: String, integrity: any IntegrityCheck = FixedIntegrity(), fallbackTitle: String? = nil,
-        transport: (any Transport)? = nil
+        transport: (any Transport)? = nil, attestor: (any KeyAttestor)? = nil
     ) -> Platform {
         let verifier = LocalAuthenticationVerifier(fallbackTitle: fallbackTitle)
         let keyStore = KeychainKeyStore(accessGroup: accessGroup, verifier: verifier)
         return Platform(
             verifier: verifier, keyStore: keyStore, deviceInfo: AppleDeviceInfo(keyStore: keyStore),
-            integrity: integrity, transport: transport)
+            integrity: integrity, transport: transport, attestor: attestor)
     }
 }
 #endif

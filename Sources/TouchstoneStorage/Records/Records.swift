@@ -6,6 +6,8 @@ package struct AppRecord: Sendable, Equatable {
     package var clientId: String
     package var publisher: String
     package var policy: AppPolicy
+    /// The builds whose attestations the app accepts (its policy says whether one is required).
+    package var attestedApps: AttestedApps
 
     /// The app an empty database gets, so that the first run works with no set-up; also the app of requests that
     /// name none (web logins, passkey sign-ins, legacy clients).
@@ -13,10 +15,11 @@ package struct AppRecord: Sendable, Equatable {
         clientId: "com.example.demo", publisher: "demo",
         policy: AppPolicy(clientId: "com.example.demo", publisher: "demo"))
 
-    package init(clientId: String, publisher: String, policy: AppPolicy) {
+    package init(clientId: String, publisher: String, policy: AppPolicy, attestedApps: AttestedApps = AttestedApps()) {
         self.clientId = clientId
         self.publisher = publisher
         self.policy = policy
+        self.attestedApps = attestedApps
     }
 }
 
@@ -58,6 +61,8 @@ package struct DeviceRecord: Sendable, Equatable {
     package var revokedAt: Date?
     /// Whether the device ever reported being compromised (at enrolment or in an assertion).
     package var compromised: Bool = false
+    /// What the device's attestation proved at enrolment; `nil` when it sent none.
+    package var attestation: DeviceAttestation?
 
     package var isActive: Bool { revokedAt == nil }
 
@@ -89,7 +94,8 @@ package struct DeviceRecord: Sendable, Equatable {
         createdAt: Date,
         lastUsedAt: Date? = nil,
         revokedAt: Date? = nil,
-        compromised: Bool = false
+        compromised: Bool = false,
+        attestation: DeviceAttestation? = nil
     ) {
         self.id = id
         self.userId = userId
@@ -111,6 +117,7 @@ package struct DeviceRecord: Sendable, Equatable {
         self.lastUsedAt = lastUsedAt
         self.revokedAt = revokedAt
         self.compromised = compromised
+        self.attestation = attestation
     }
 }
 
@@ -124,6 +131,8 @@ package struct PendingDevice: Codable, Sendable, Equatable {
     package var biometricKeyThumbprint: String?
     package var pinHash: String?
     package var ip: String
+    /// What the device's attestation proved, kept for the device the approval creates.
+    package var attestation: DeviceAttestation?
 
     package init(
         device: DeviceDescription,
@@ -133,7 +142,8 @@ package struct PendingDevice: Codable, Sendable, Equatable {
         biometricKey: PublicJWK? = nil,
         biometricKeyThumbprint: String? = nil,
         pinHash: String? = nil,
-        ip: String
+        ip: String,
+        attestation: DeviceAttestation? = nil
     ) {
         self.device = device
         self.fingerprint = fingerprint
@@ -143,6 +153,7 @@ package struct PendingDevice: Codable, Sendable, Equatable {
         self.biometricKeyThumbprint = biometricKeyThumbprint
         self.pinHash = pinHash
         self.ip = ip
+        self.attestation = attestation
     }
 }
 

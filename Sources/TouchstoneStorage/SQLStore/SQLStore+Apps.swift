@@ -5,26 +5,30 @@ import TouchstoneProtocol
 extension SQLStore {
     package func app(clientId: String) async throws -> AppRecord? {
         try await provider.read { database in
-            try await database.raw("SELECT client_id, publisher, policy FROM apps WHERE client_id = \(bind: clientId)")
-                .first().map(Self.appRecord)
+            try await database.raw(
+                "SELECT client_id, publisher, policy, attested_apps FROM apps WHERE client_id = \(bind: clientId)"
+            ).first().map(Self.appRecord)
         }
     }
 
     package func apps() async throws -> [AppRecord] {
         try await provider.read { database in
-            try await database.raw("SELECT client_id, publisher, policy FROM apps ORDER BY client_id").all()
-                .map(Self.appRecord)
+            try await database.raw("SELECT client_id, publisher, policy, attested_apps FROM apps ORDER BY client_id")
+                .all().map(Self.appRecord)
         }
     }
 
     package func saveApp(_ app: AppRecord, at now: Date) async throws {
         let policy = try Self.json(app.policy)
+        let attested = app.attestedApps == AttestedApps() ? nil : try Self.json(app.attestedApps)
         try await provider.write { database in
             try await database.raw(
                 """
-                INSERT INTO apps (client_id, publisher, policy, created_at)
-                VALUES (\(bind: app.clientId), \(bind: app.publisher), \(bind: policy), \(bind: now.storedSeconds))
-                ON CONFLICT (client_id) DO UPDATE SET publisher = \(bind: app.publisher), policy = \(bind: policy)
+                INSERT INTO apps (client_id, publisher, policy, attested_apps, created_at)
+                VALUES (\(bind: app.clientId), \(bind: app.publisher), \(bind: policy), \(bind: attested),
+                        \(bind: now.storedSeconds))
+                ON CONFLICT (client_id) DO UPDATE SET publisher = \(bind: app.publisher), policy = \(bind: policy),
+                    attested_apps = \(bind: attested)
                 """
             ).run()
         }
@@ -88,6 +92,8 @@ extension SQLStore {
     private static func appRecord(_ row: any SQLRow) throws -> AppRecord {
         AppRecord(
             clientId: try row.string("client_id"), publisher: try row.string("publisher"),
-            policy: try storedPolicies.decode(try row.string("policy")))
+            policy: try storedPolicies.decode(try row.string("policy")),
+            attestedApps: try row.optionalString("attested_apps").map { try fromJSON($0, as: AttestedApps.self) }
+                ?? AttestedApps())
     }
 }

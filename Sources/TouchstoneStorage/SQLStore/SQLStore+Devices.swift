@@ -6,7 +6,8 @@ extension SQLStore {
     package static let deviceColumns = """
         id, user_id, client_id, publisher, name, model, vendor_id, os, fingerprint, device_key, \
         device_key_thumbprint, biometric_key, biometric_key_thumbprint, pin_hash, pin_failures, pin_locked_at, \
-        created_at, last_used_at, revoked_at, compromised
+        created_at, last_used_at, revoked_at, compromised, attestation, app_attest_key_id, app_attest_public_key, \
+        app_attest_receipt
         """
 
     package func device(id: String) async throws -> DeviceRecord? {
@@ -81,7 +82,8 @@ extension SQLStore {
             device.os, device.fingerprint, try json(device.deviceKey), device.deviceKeyThumbprint,
             try device.biometricKey.map(json), device.biometricKeyThumbprint, device.pinHash, device.pinFailures,
             device.pinLockedAt?.storedSeconds, device.createdAt.storedSeconds, device.lastUsedAt?.storedSeconds,
-            device.revokedAt?.storedSeconds, device.compromised ? 1 : 0,
+            device.revokedAt?.storedSeconds, device.compromised ? 1 : 0, device.attestation?.kind.rawValue,
+            device.attestation?.appAttestKeyId, device.attestation?.appAttestPublicKey, device.attestation?.appAttestReceipt,
         ]
     }
 
@@ -97,6 +99,17 @@ extension SQLStore {
             pinHash: try row.optionalString("pin_hash"), pinFailures: try row.int("pin_failures"),
             pinLockedAt: try row.optionalDate("pin_locked_at"), createdAt: try row.date("created_at"),
             lastUsedAt: try row.optionalDate("last_used_at"), revokedAt: try row.optionalDate("revoked_at"),
-            compromised: try row.int("compromised") != 0)
+            compromised: try row.int("compromised") != 0, attestation: try attestation(row))
+    }
+
+    /// The stored attestation of a device row; `nil` when it enrolled without one.
+    private static func attestation(_ row: any SQLRow) throws -> DeviceAttestation? {
+        guard let kind = try row.optionalString("attestation").flatMap(DeviceAttestationKind.init(rawValue:)) else {
+            return nil
+        }
+        return DeviceAttestation(
+            kind: kind, appAttestKeyId: try row.optionalString("app_attest_key_id"),
+            appAttestPublicKey: try row.optionalString("app_attest_public_key"),
+            appAttestReceipt: try row.optionalString("app_attest_receipt"))
     }
 }

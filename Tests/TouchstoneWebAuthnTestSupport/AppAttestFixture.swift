@@ -2,41 +2,44 @@ import Crypto
 import Foundation
 import SwiftASN1
 import TouchstoneWebAuthn
-import TouchstoneWebAuthnTestSupport
 import X509
 
 /// An App Attest attestation built here, under a test root, so that each field can be set on its own and the nonce
 /// still covers it: what Apple's samples cannot show, since changing a byte of theirs breaks the nonce first.
-struct AppAttestFixture {
-    static let appID = "ABCDE12345.com.example.touchstone"
-    static let time = Date(timeIntervalSince1970: 1_800_000_000)
+public struct AppAttestFixture: Sendable {
+    public static let appID = "ABCDE12345.com.example.touchstone"
+    public static let time = Date(timeIntervalSince1970: 1_800_000_000)
 
-    let rootKey = P384.Signing.PrivateKey()
-    var leafKey = Certificate.PrivateKey(P256.Signing.PrivateKey())
-    var rpID = appID
-    var flags: UInt8 = 0x40
-    var counter: UInt32 = 0
-    var aaguid = Array("appattest".utf8) + Array(repeating: 0, count: 7)
+    public let rootKey = P384.Signing.PrivateKey()
+    public var leafKey = Certificate.PrivateKey(P256.Signing.PrivateKey())
+    public var rpID = appID
+    public var flags: UInt8 = 0x40
+    public var counter: UInt32 = 0
+    public var aaguid = Array("appattest".utf8) + Array(repeating: 0, count: 7)
     /// The credential ID; nil for keyId.
-    var credentialID: [UInt8]?
+    public var credentialID: [UInt8]?
     /// Bytes after the credential key (iOS 27's extension map, for example).
-    var trailing: [UInt8] = []
+    public var trailing: [UInt8] = []
     /// The extensions of an intermediate between the root and the leaf; no intermediate when nil.
-    var intermediate: Certificate.Extensions?
-    let intermediateKey = P256.Signing.PrivateKey()
-    let clientDataHash = Array(SHA256.hash(data: Array("touchstone-appattest-v1\nchallenge\nkid\n".utf8)))
+    public var intermediate: Certificate.Extensions?
+    public let intermediateKey = P256.Signing.PrivateKey()
+    public var clientDataHash = Array(SHA256.hash(data: Array("touchstone-appattest-v1\nchallenge\nkid\n".utf8)))
+    /// The instant the certificates are valid around (a day either side for the leaf, a year for the root).
+    public var time = Self.time
+
+    public init() {}
 
     /// The root certificate's PEM, to trust insecurely.
-    func rootPEM() throws -> String {
+    public func rootPEM() throws -> String {
         try root().serializeAsPEM().pemString
     }
 
     /// The leaf key's identifier: SHA-256 of its uncompressed point.
-    var keyID: [UInt8] {
+    public var keyID: [UInt8] {
         Array(SHA256.hash(data: Self.point(leafKey.publicKey)))
     }
 
-    func authenticatorData() -> [UInt8] {
+    public func authenticatorData() -> [UInt8] {
         let point = Self.point(leafKey.publicKey)
         let coseKey = CBOREncoder.encode(.map(CBORMap([
             CBORMap.Entry(key: .unsigned(1), value: .unsigned(2)),
@@ -51,14 +54,14 @@ struct AppAttestFixture {
     }
 
     /// The CBOR attestation object.
-    func attestationObject() throws -> [UInt8] {
+    public func attestationObject() throws -> [UInt8] {
         let authData = authenticatorData()
         let nonce = Array(SHA256.hash(data: authData + clientDataHash))
         let nonceExtension = [0x30, 0x24, 0xa1, 0x22, 0x04, 0x20] + nonce
         let intermediateName = try DistinguishedName { CommonName("Touchstone Test Intermediate") }
         let leaf = try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: leafKey.publicKey,
-            notValidBefore: Self.time - 86_400, notValidAfter: Self.time + 86_400,
+            notValidBefore: time - 86_400, notValidAfter: time + 86_400,
             issuer: intermediate == nil ? try Self.rootName() : intermediateName,
             subject: try DistinguishedName { CommonName("leaf") }, signatureAlgorithm: intermediate == nil ? .ecdsaWithSHA384 : .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
@@ -69,7 +72,7 @@ struct AppAttestFixture {
         if let intermediate {
             chain.append(try Certificate(
                 version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(intermediateKey.publicKey),
-                notValidBefore: Self.time - 86_400, notValidAfter: Self.time + 86_400,
+                notValidBefore: time - 86_400, notValidAfter: time + 86_400,
                 issuer: try Self.rootName(), subject: intermediateName, signatureAlgorithm: .ecdsaWithSHA384,
                 extensions: intermediate,
                 issuerPrivateKey: Certificate.PrivateKey(rootKey)))
@@ -79,14 +82,27 @@ struct AppAttestFixture {
             try serializer.serialize(certificate)
             return serializer.serializedBytes
         }
-        return AppAttestParts(format: "apple-appattest", x5c: x5c, receipt: [0x30, 0x80], authData: authData).encoded()
+        return Self.encode(format: "apple-appattest", x5c: x5c, receipt: [0x30, 0x80], authData: authData)
+    }
+
+    /// The canonical CBOR attestation object `{fmt, attStmt: {x5c, receipt}, authData}`.
+    public static func encode(format: String, x5c: [[UInt8]], receipt: [UInt8], authData: [UInt8]) -> [UInt8] {
+        let statement = CBORMap([
+            CBORMap.Entry(key: .text("x5c"), value: .array(x5c.map { .bytes($0) })),
+            CBORMap.Entry(key: .text("receipt"), value: .bytes(receipt)),
+        ])
+        return CBOREncoder.encode(.map(CBORMap([
+            CBORMap.Entry(key: .text("fmt"), value: .text(format)),
+            CBORMap.Entry(key: .text("attStmt"), value: .map(statement)),
+            CBORMap.Entry(key: .text("authData"), value: .bytes(authData)),
+        ])))
     }
 
     private func root() throws -> Certificate {
         let key = Certificate.PrivateKey(rootKey)
         return try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: key.publicKey,
-            notValidBefore: Self.time - 365 * 86_400, notValidAfter: Self.time + 365 * 86_400,
+            notValidBefore: time - 365 * 86_400, notValidAfter: time + 365 * 86_400,
             issuer: try Self.rootName(), subject: try Self.rootName(), signatureAlgorithm: .ecdsaWithSHA384,
             extensions: try Certificate.Extensions { Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil)) },
             issuerPrivateKey: key)
