@@ -56,6 +56,10 @@ package struct AccountService: Sendable {
 
     /// `POST /v1/sessions/password`: an `aal1` session without a device.
     package func passwordSession(_ request: PasswordLoginRequest, ip: String) async throws -> Session {
+        try await environment.metrics.countingLogin(.password) { try await openPasswordSession(request, ip: ip) }
+    }
+
+    private func openPasswordSession(_ request: PasswordLoginRequest, ip: String) async throws -> Session {
         let app = try await environment.app(request.clientId)
         let user = try await verifyPassword(
             username: request.username, password: request.password, clientId: app.clientId, ip: ip,

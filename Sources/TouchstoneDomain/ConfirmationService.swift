@@ -69,7 +69,7 @@ package struct ConfirmationService: Sendable {
                 txn: confirmation.txn, clientId: confirmation.clientId)
             let decision = try await DecisionService(environment: environment).verify(assertion, for: target)
             let status: ItemStatus = decision.approves ? .approved : .denied
-            try DecisionService.settle(
+            try DecisionService(environment: environment).settle(
                 try await environment.store.decideConfirmation(
                     id: id, status: status, amr: decision.amr, decisionDigest: decision.digest, by: decision.commit))
             return DecisionRecorded(status: DecisionStatus(rawValue: status.rawValue))

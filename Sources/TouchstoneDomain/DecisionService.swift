@@ -80,13 +80,13 @@ struct DecisionService: Sendable {
     }
 
     /// Turns what recording a decision did into its refusal, if any.
-    static func settle(_ outcome: DecisionCommit.Outcome) throws {
+    func settle(_ outcome: DecisionCommit.Outcome) throws {
         switch outcome {
         case .recorded: return
-        case .notPending: throw alreadyDecided
+        case .notPending: throw Self.alreadyDecided
         case .deviceRevoked: throw ProblemError.deviceRevoked
         case .keyRemoved: throw ProblemError.invalidAssertion
-        case .pin(let pin): throw PINCheck.refusal(pin)
+        case .pin(let pin): throw PINCheck(environment: environment).refusal(pin)
         }
     }
 

@@ -39,10 +39,12 @@ package struct EnrollmentService: Sendable {
             enrollment.challengeExpiresAt > now
         else { throw ProblemError.challengeInvalid }
         let app = try await environment.app(enrollment.clientId)
-        return try await environment.auditor.recording(
-            "enrollment.complete", userId: enrollment.userId, clientId: app.clientId, ip: ip, success: false
-        ) {
-            try await complete(enrollment, app: app, request, ip: ip, now: now)
+        return try await environment.metrics.countingEnrollment {
+            try await environment.auditor.recording(
+                "enrollment.complete", userId: enrollment.userId, clientId: app.clientId, ip: ip, success: false
+            ) {
+                try await complete(enrollment, app: app, request, ip: ip, now: now)
+            }
         }
     }
 
@@ -222,8 +224,9 @@ package struct EnrollmentService: Sendable {
                     pinHash: pending.pinHash, pinFailures: 0, pinLockedAt: nil, createdAt: now, lastUsedAt: now,
                     revokedAt: nil, compromised: pending.device.compromised, attestation: pending.attestation)
             }
-            try DecisionService.settle(
+            try DecisionService(environment: environment).settle(
                 try await environment.store.decideEnrollment(id: id, approvedDevice: device, by: decision.commit))
+            environment.metrics.enrollment(outcome: approves ? "success" : "denied")
             return DecisionRecorded(status: approves ? .approved : .denied)
         }
     }

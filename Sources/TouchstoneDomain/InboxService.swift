@@ -10,13 +10,18 @@ package struct InboxService: Sendable {
     /// How often a waiting long-poll looks again.
     static let pollInterval: Duration = .milliseconds(250)
 
-    /// The device's inbox: at once when items wait, otherwise when one arrives or after `waitSeconds` (at most 30).
+    /// The device's inbox: at once when items wait, otherwise when one arrives, after `waitSeconds` (at most 30), or when
+    /// the server begins to stop.
     package func inbox(of device: AuthenticatedDevice, waitSeconds: Int) async throws -> Inbox {
         let device = device.record
         let deadline = ContinuousClock.now + .seconds(min(max(0, waitSeconds), Self.longestWait))
+        environment.metrics.inboxWaiters.increment()
+        defer { environment.metrics.inboxWaiters.decrement() }
         while true {
             let items = try await items(for: device)
-            if !items.isEmpty || ContinuousClock.now >= deadline || Task.isCancelled { return Inbox(items: items) }
+            if !items.isEmpty || ContinuousClock.now >= deadline || Task.isCancelled || environment.shutdown.hasBegun {
+                return Inbox(items: items)
+            }
             try await Task.sleep(for: Self.pollInterval)
         }
     }

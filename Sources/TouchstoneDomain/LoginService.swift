@@ -34,13 +34,18 @@ package struct LoginService: Sendable {
         if let token {
             device = try await environment.store.device(id: token.issuer)
         }
-        // Refusals are audited here; an accepted login is audited in the transaction that stores its session.
-        return try await environment.auditor.recording(
-            "login", userId: device?.userId, deviceId: device?.id ?? token?.issuer, clientId: app.clientId, ip: ip,
-            success: false
-        ) {
-            guard let token, let device else { throw ProblemError.invalidAssertion }
-            return try await login(token, device: device, app: app, ip: ip)
+        // Counted as a PIN login when the key that claims to have signed is the device's PIN key.
+        let method: ServerMetrics.LoginMethod =
+            token.flatMap { device?.registeredKey(kid: $0.kid) }.map { $0.isBiometric ? .bio : .pin } ?? .bio
+        return try await environment.metrics.countingLogin(method) {
+            // Refusals are audited here; an accepted login is audited in the transaction that stores its session.
+            try await environment.auditor.recording(
+                "login", userId: device?.userId, deviceId: device?.id ?? token?.issuer, clientId: app.clientId, ip: ip,
+                success: false
+            ) {
+                guard let token, let device else { throw ProblemError.invalidAssertion }
+                return try await login(token, device: device, app: app, ip: ip)
+            }
         }
     }
 
@@ -91,7 +96,7 @@ package struct LoginService: Sendable {
         case .challengeInvalid: throw ProblemError.challengeInvalid
         case .deviceRevoked: throw ProblemError.deviceRevoked
         case .keyRemoved: throw ProblemError.invalidAssertion
-        case .pin(let pinOutcome): throw PINCheck.refusal(pinOutcome)
+        case .pin(let pinOutcome): throw PINCheck(environment: environment).refusal(pinOutcome)
         case .committed: break
         }
         if let refusal { throw refusal }

@@ -20,15 +20,17 @@ struct PINCheck: Sendable {
         return PINAttempt(pinHash: pinHash, isRight: isRight, limit: limit)
     }
 
-    /// The refusal for a PIN attempt that was not accepted.
-    package static func refusal(_ outcome: PINOutcome) -> ProblemError {
+    /// The refusal for a PIN attempt that was not accepted; counts the lockout when this attempt locked the PIN.
+    package func refusal(_ outcome: PINOutcome) -> ProblemError {
         switch outcome {
         case .wrong(let attemptsRemaining):
-            ProblemError(.pinIncorrect, attemptsRemaining: attemptsRemaining)
-        case .locked: .pinLocked
-        case .deviceRevoked: .deviceRevoked
+            return ProblemError(.pinIncorrect, attemptsRemaining: attemptsRemaining)
+        case .locked(let now):
+            if now { environment.metrics.pinLockout() }
+            return .pinLocked
+        case .deviceRevoked: return .deviceRevoked
         // A new PIN was set while this one was checked against the old one.
-        case .accepted, .changed: .invalidAssertion
+        case .accepted, .changed: return .invalidAssertion
         }
     }
 }

@@ -114,6 +114,10 @@ package struct PasskeyService: Sendable {
 
     /// `POST /v1/webauthn/authentication/verify` → a passkey session (`amr ["passkey"]`, `acr aal2`, no device).
     package func finishAuthentication(_ request: PasskeyAuthenticationFinish, ip: String) async throws -> Session {
+        try await environment.metrics.countingLogin(.passkey) { try await authenticate(request, ip: ip) }
+    }
+
+    private func authenticate(_ request: PasskeyAuthenticationFinish, ip: String) async throws -> Session {
         let app = try await environment.app(request.clientId ?? AppRecord.demo.clientId)
         let stored = try await environment.store.passkey(credentialId: request.credential.rawId.base64URL)
         return try await environment.auditor.recording(

@@ -11,6 +11,9 @@ package struct ServiceEnvironment: Sendable {
     package let hasher: PasswordHasher
     package let signer: TokenSigner
     package let logger: Logger
+    package let metrics: ServerMetrics
+    /// Begun when the server stops: long polls answer at once.
+    package let shutdown = ShutdownNotice()
     /// Parsed device keys, shared by every copy of this environment.
     let deviceKeys = DeviceKeyCache()
 
@@ -30,7 +33,8 @@ package struct ServiceEnvironment: Sendable {
         settings: ServerSettings,
         hasher: PasswordHasher,
         signer: TokenSigner,
-        logger: Logger
+        logger: Logger,
+        metrics: ServerMetrics = ServerMetrics()
     ) {
         self.store = store
         self.clock = clock
@@ -38,5 +42,6 @@ package struct ServiceEnvironment: Sendable {
         self.hasher = hasher
         self.signer = signer
         self.logger = logger
+        self.metrics = metrics
     }
 }

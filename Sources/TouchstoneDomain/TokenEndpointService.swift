@@ -31,7 +31,8 @@ package struct TokenEndpointService: Sendable {
     package func token(_ parameters: OAuthParameters, credentials: ClientCredentials) async throws -> OAuthTokenResponse {
         let client = try await clients.authenticate(credentials)
         switch try parameters.required("grant_type") {
-        case "authorization_code": return try await redeem(parameters, client: client)
+        case "authorization_code":
+            return try await environment.metrics.countingLogin(.oidc) { try await redeem(parameters, client: client) }
         case "refresh_token": return try await refresh(parameters, client: client)
         default: throw OAuthError(.unsupportedGrantType, "grant_type takes authorization_code or refresh_token")
         }

@@ -50,10 +50,14 @@ package struct WebLoginService: Sendable {
             switch try await environment.store.deliverWebLogin(
                 id: id, session: prepared.record, refreshTokenHash: prepared.refreshTokenHash)
             {
-            case .delivered: return WebLoginPoll(status: .approved, session: prepared.wire)
+            case .delivered:
+                environment.metrics.login(.web, outcome: "success")
+                return WebLoginPoll(status: .approved, session: prepared.wire)
             case .alreadyDelivered: return WebLoginPoll(status: .approved)
             // A session approved by a device lives only while that device does.
-            case .approverInactive: return WebLoginPoll(status: .denied)
+            case .approverInactive:
+                environment.metrics.login(.web, outcome: ProblemCode.deviceRevoked.rawValue)
+                return WebLoginPoll(status: .denied)
             }
         }
     }
@@ -63,6 +67,16 @@ package struct WebLoginService: Sendable {
         guard let webLogin = try await environment.store.webLogin(id: id) else {
             throw ProblemError(.notFound, detail: "No such web login.")
         }
+        // Counted as a login here when the phone's answer refuses it; an approval counts once the browser has its session.
+        let recorded = try await environment.metrics.countingRefusal(.web) {
+            try await record(webLogin, assertion: assertion, ip: ip)
+        }
+        if recorded.status == .denied { environment.metrics.login(.web, outcome: "denied") }
+        return recorded
+    }
+
+    private func record(_ webLogin: WebLoginRecord, assertion: String, ip: String) async throws -> DecisionRecorded {
+        let id = webLogin.id
         return try await environment.auditor.recording(
             "web_login.decide", userId: webLogin.userId, clientId: webLogin.clientId, ip: ip
         ) {
@@ -76,7 +90,7 @@ package struct WebLoginService: Sendable {
                 txn: nil, clientId: webLogin.clientId)
             let decision = try await DecisionService(environment: environment).verify(assertion, for: target)
             let status: ItemStatus = decision.approves && decision.claims.number == webLogin.number ? .approved : .denied
-            try DecisionService.settle(
+            try DecisionService(environment: environment).settle(
                 try await environment.store.decideWebLogin(id: id, status: status, amr: decision.amr, by: decision.commit))
             return DecisionRecorded(status: DecisionStatus(rawValue: status.rawValue))
         }

@@ -10,6 +10,7 @@ package enum TouchstoneRouter {
         let settings = services.environment.settings
         let router = Router(context: TouchstoneRequestContext.self)
         router.add(middleware: RequestIdMiddleware())
+        router.add(middleware: MetricsMiddleware(factory: services.environment.metrics.factory))
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: AllowedOriginsMiddleware(origins: Set(settings.relyingParty.origins)))

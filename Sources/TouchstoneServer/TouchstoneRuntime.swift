@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
+import Prometheus
 import ServiceLifecycle
 import TouchstoneDomain
 import TouchstoneHTTP
@@ -17,15 +19,18 @@ public final class TouchstoneRuntime: Sendable {
     package let environment: ServiceEnvironment
     package let services: Services
     package let store: SQLStore
+    /// Every metric of this server, as `GET /metrics` on the metrics listener shows them.
+    package let metrics: PrometheusCollectorRegistry
     private let web: WebController
     /// Finishes once the database is ready (``prepare()``): housekeeping waits for it.
     private let prepared: AsyncStream<Void>
     private let preparedContinuation: AsyncStream<Void>.Continuation
 
-    private init(environment: ServiceEnvironment, store: SQLStore, web: WebController) {
+    private init(environment: ServiceEnvironment, store: SQLStore, metrics: PrometheusCollectorRegistry, web: WebController) {
         self.environment = environment
         self.services = Services(environment: environment)
         self.store = store
+        self.metrics = metrics
         self.web = web
         (prepared, preparedContinuation) = AsyncStream.makeStream()
     }
@@ -39,29 +44,44 @@ public final class TouchstoneRuntime: Sendable {
         var logger = logger
         logger.handler.metadataProvider = .multiplex(
             [logger.metadataProvider, RequestMetadata.loggingProvider].compactMap { $0 })
-        let store = SQLStore(provider: try await openDatabase(database, bounds: settings.databaseBounds, logger: logger))
+        let registry = PrometheusCollectorRegistry()
+        let metrics = metricsFactory(registry)
+        let store = SQLStore(
+            provider: try await openDatabase(database, bounds: settings.databaseBounds, logger: logger, metrics: metrics))
         let signer = TokenSigner(
             store: store, clock: clock, issuer: settings.issuer, accessTokenLifetime: TimeInterval(settings.accessTokenLifetime))
         let environment = ServiceEnvironment(
             store: store, clock: clock, settings: settings, hasher: try await PasswordHasher(cost: settings.bcryptCost),
-            signer: signer, logger: logger)
+            signer: signer, logger: logger, metrics: ServerMetrics(factory: metrics))
         return TouchstoneRuntime(
-            environment: environment, store: store,
+            environment: environment, store: store, metrics: registry,
             web: try WebController.bundled(
                 accountClientId: settings.accountClientId, relyingPartyId: settings.relyingParty.id))
     }
 
-    static func openDatabase(_ database: DatabaseLocation, bounds: DatabaseBounds, logger: Logger) async throws
-        -> any SQLDatabaseProvider
-    {
+    static func openDatabase(
+        _ database: DatabaseLocation, bounds: DatabaseBounds, logger: Logger,
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance
+    ) async throws -> any SQLDatabaseProvider {
         switch database {
         case .sqlite(let path):
-            try await SQLiteDatabaseProvider.open(path: path, logger: logger)
+            try await SQLiteDatabaseProvider.open(path: path, logger: logger, metrics: metrics)
         case .postgres(let url, let poolSize):
             try PostgresDatabaseProvider.open(
                 url: url, poolSize: poolSize, stepTimeout: bounds.stepTimeout, connectionWait: bounds.connectionWait,
-                logger: logger)
+                logger: logger, metrics: metrics)
         }
+    }
+
+    /// swift-metrics into `registry`, with histogram buckets from 1 ms: a login takes a few milliseconds.
+    private static func metricsFactory(_ registry: PrometheusCollectorRegistry) -> PrometheusMetricsFactory {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+            .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5),
+            .seconds(10),
+        ]
+        return factory
     }
 
     /// Runs the database and readies it while `body` uses this runtime, then closes the database.
@@ -86,6 +106,48 @@ public final class TouchstoneRuntime: Sendable {
         TouchstoneRouter.build(services: services, web: web)
     }
 
+    /// Runs the server as `touchstone serve` does, until SIGTERM or SIGINT: the HTTP application, and the metrics
+    /// listener when `metricsPort` is set.
+    ///
+    /// On a signal the server stops accepting connections and closes idle ones, long polls answer at once with what
+    /// they have, requests in flight finish (for 10 s at most, after which they are cancelled), then the database
+    /// writes what it acknowledged and closes, and this returns.
+    public func serve(
+        host: String, port: Int, metricsPort: Int?, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
+        // Stopped in the reverse order: the notice first, so that long polls end before the server waits for them.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: application(host: host, port: port, onServerRunning: onServerRunning))
+        ]
+        if let metricsPort {
+            services.append(.init(service: metricsApplication(host: host, port: metricsPort)))
+        }
+        services.append(.init(service: ShutdownNoticeService(notice: environment.shutdown)))
+        var configuration = ServiceGroupConfiguration(
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: environment.logger)
+        configuration.maximumGracefulShutdownDuration = Self.longestShutdown
+        try await ServiceGroup(configuration: configuration).run()
+    }
+
+    /// How long requests in flight may take to finish once the server stops.
+    static let longestShutdown: Duration = .seconds(10)
+
+    /// `GET /metrics` (Prometheus' text format) on a listener of its own, never on the public port.
+    private func metricsApplication(host: String, port: Int) -> some ApplicationProtocol {
+        let router = Router()
+        let registry = metrics
+        router.get("metrics") { _, _ in
+            var text: [UInt8] = []
+            registry.emit(into: &text)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))
+        }
+        return Application(
+            router: router, configuration: .init(address: .hostname(host, port: port), serverName: "touchstone-metrics"),
+            logger: environment.logger)
+    }
+
     /// The HTTP application: the database, the housekeeping loop and the server, started in this order and stopped
     /// in the reverse one, as the services of one `ServiceGroup`; the database is readied before the server binds.
     /// - Parameter onServerRunning: called with the bound port once the server accepts connections.
@@ -103,5 +165,15 @@ public final class TouchstoneRuntime: Sendable {
             logger: environment.logger)
         application.beforeServerStarts { try await self.prepare() }
         return application
+    }
+}
+
+/// Begins the ``ShutdownNotice`` when the server is asked to stop.
+private struct ShutdownNoticeService: Service {
+    let notice: ShutdownNotice
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        notice.begin()
     }
 }

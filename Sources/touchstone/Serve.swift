@@ -45,6 +45,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Requests per client address and minute to each anonymous endpoint that stores something (0: no limit).")
     var rateLimit = 300
 
+    @Option(help: "Serve GET /metrics (Prometheus) on this port of --host, apart from the public port.")
+    var metricsPort: Int?
+
     @Option(help: "Google's Android key attestation status list (JSON): chains with a revoked certificate are refused.")
     var androidAttestationStatus: String?
 
@@ -67,15 +70,20 @@ struct Serve: AsyncParsableCommand {
         settings.insecureAllowRSA1024 = insecureAllowRsa1024
         guard rateLimit >= 0 else { throw ValidationError("--rate-limit takes 0 (no limit) or more requests a minute") }
         settings.rateLimit = rateLimit
+        if let metricsPort {
+            guard (0...65535).contains(metricsPort) else { throw ValidationError("--metrics-port takes a port number") }
+            guard metricsPort != port || port == 0 else {
+                throw ValidationError("--metrics-port must differ from --port: metrics are never served on the public port")
+            }
+        }
         try settings.loadAttestation(statusFile: androidAttestationStatus, insecureRootFiles: insecureAttestationRoot)
         let runtime = try await TouchstoneRuntime.open(
             database: try database.location(), settings: settings, logger: logger)
         let host = host
         let issuer = settings.issuer
-        let application = runtime.application(host: host, port: port) { boundPort in
+        try await runtime.serve(host: host, port: port, metricsPort: metricsPort) { boundPort in
             FileHandle.standardOutput.write(Data("touchstone serving http://\(host):\(boundPort) (issuer \(issuer))\n".utf8))
         }
-        try await application.runService()
     }
 }
 

@@ -120,6 +120,22 @@ public final class ServerProcess {
         return process.terminationStatus
     }
 
+    /// Sends `signal` (e.g. `SIGTERM`) and returns at once.
+    public func send(signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// The exit status once the process has exited, waiting up to `seconds`; `nil` while it still runs.
+    public func exitStatus(within seconds: Double) async -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        guard !process.isRunning else { return nil }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)

@@ -1,3 +1,4 @@
+import Metrics
 import Logging
 import PostgresKit
 import PostgresNIO
@@ -9,12 +10,14 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
     private let client: PostgresClient
     private let logger: Logger
     private let connectionWait: Duration
+    private let timer: TransactionTimer
     /// Where the server is, for the message when it cannot be reached.
     private let address: String
 
-    private init(client: PostgresClient, connectionWait: Duration, address: String, logger: Logger) {
+    private init(client: PostgresClient, connectionWait: Duration, timer: TransactionTimer, address: String, logger: Logger) {
         self.client = client
         self.connectionWait = connectionWait
+        self.timer = timer
         self.address = address
         self.logger = logger
     }
@@ -24,9 +27,11 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
     ///   - poolSize: the most connections this instance opens.
     ///   - stepTimeout: the longest one statement may run (PostgreSQL's `statement_timeout` on every connection).
     ///   - connectionWait: the longest a step may wait for a connection.
-    package static func open(url: String, poolSize: Int, stepTimeout: Duration, connectionWait: Duration, logger: Logger)
-        throws -> PostgresDatabaseProvider
-    {
+    ///   - metrics: where the durations of its transactions go (``TransactionTimer``).
+    package static func open(
+        url: String, poolSize: Int, stepTimeout: Duration, connectionWait: Duration, logger: Logger,
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance
+    ) throws -> PostgresDatabaseProvider {
         let core: PostgresConnection.Configuration
         do {
             core = try SQLPostgresConfiguration(url: url).coreConfiguration
@@ -52,7 +57,8 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
         configuration.options.additionalStartupParameters = [("statement_timeout", "\(max(1, milliseconds))")]
         return PostgresDatabaseProvider(
             client: PostgresClient(configuration: configuration, backgroundLogger: logger),
-            connectionWait: connectionWait, address: "\(host):\(port)", logger: logger)
+            connectionWait: connectionWait, timer: TransactionTimer(factory: metrics), address: "\(host):\(port)",
+            logger: logger)
     }
 
     /// Runs the connection pool until a graceful shutdown or cancellation.
@@ -87,6 +93,8 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
     package func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await bounded { leased in
             do {
+                let start = ContinuousClock.now
+                defer { self.timer.record(since: start) }
                 return try await self.client.withTransaction(logger: self.logger) { connection in
                     leased()
                     return try await body(connection.sql(queryLogLevel: nil))

@@ -23,14 +23,14 @@ extension SQLStore {
             RETURNING pin_failures, pin_locked_at
             """
         ).first() {
-            guard try row.optionalDate("pin_locked_at") == nil else { return .locked }
+            guard try row.optionalDate("pin_locked_at") == nil else { return .locked(now: true) }
             return .wrong(attemptsRemaining: max(0, attempt.limit - (try row.int("pin_failures"))))
         }
         let device = try await database.raw(
             "SELECT revoked_at, pin_locked_at FROM devices WHERE id = \(bind: deviceId)"
         ).first()
         if try device?.optionalDate("revoked_at") != nil || device == nil { return .deviceRevoked }
-        if try device?.optionalDate("pin_locked_at") != nil { return .locked }
+        if try device?.optionalDate("pin_locked_at") != nil { return .locked(now: false) }
         return .changed
     }
 

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CSQLite
+import Metrics
 import Logging
 import NIOPosix
 import SQLKit
@@ -49,18 +50,24 @@ final class GroupCommitWriter: Sendable {
     private let flusher: NIOThreadPool
     private let wal: WALFile
     private let checkpointer: Checkpointer
+    private let timer: TransactionTimer
     private let logger: Logger
 
     /// - Parameters:
     ///   - connection: a connection in WAL mode, used by nothing else from now on.
     ///   - checkpointConnection: another connection to the same database, for checkpoints.
-    package init(connection: SQLiteConnection, checkpointConnection: SQLiteConnection, walPath: String, logger: Logger) throws {
+    ///   - timer: records each batch, from `BEGIN` until it is on disk.
+    package init(
+        connection: SQLiteConnection, checkpointConnection: SQLiteConnection, walPath: String,
+        timer: TransactionTimer = TransactionTimer(factory: NOOPMetricsHandler.instance), logger: Logger
+    ) throws {
         try connection.execute("PRAGMA synchronous = NORMAL")
         try checkpointConnection.execute("PRAGMA synchronous = NORMAL")
         self.connection = connection
         self.database = SQLiteDatabase(source: .connection(connection), logger: logger)
         self.wal = WALFile(path: walPath)
         self.checkpointer = Checkpointer(connection: checkpointConnection)
+        self.timer = timer
         self.logger = logger
         self.flusher = NIOThreadPool(numberOfThreads: 1)
         flusher.start()
@@ -126,6 +133,7 @@ final class GroupCommitWriter: Sendable {
                 continue
             }
             restartWALIfLong()
+            let start = ContinuousClock.now
             var failure: (any Error)?
             var outcomes: [Result<Void, any Error>] = []
             do {
@@ -172,6 +180,7 @@ final class GroupCommitWriter: Sendable {
                             metadata: ["error": "\(error)"])
                     }
                 }
+                timer.record(since: start)
                 for (finish, outcome) in zip(finishes, outcomes) {
                     finish(flushed.flatMap { outcome })
                 }

@@ -1,3 +1,4 @@
+import Metrics
 import Logging
 import SQLKit
 import ServiceLifecycle
@@ -21,7 +22,10 @@ package final class SQLiteDatabaseProvider: SQLDatabaseProvider {
     }
 
     /// Opens (and creates) the database file.
-    package static func open(path: String, logger: Logger) async throws -> SQLiteDatabaseProvider {
+    /// - Parameter metrics: where the durations of its transactions go (``TransactionTimer``).
+    package static func open(
+        path: String, logger: Logger, metrics: any MetricsFactory = NOOPMetricsHandler.instance
+    ) async throws -> SQLiteDatabaseProvider {
         let connection = try connect(path: path)
         var journalMode: String?
         try connection.execute("PRAGMA journal_mode = WAL") { journalMode = try? $0.string("journal_mode") }
@@ -30,7 +34,8 @@ package final class SQLiteDatabaseProvider: SQLDatabaseProvider {
             throw ConfigurationError("--database: SQLite cannot keep \(path) in WAL mode (journal mode \(journalMode ?? "unknown"))")
         }
         let writer = try GroupCommitWriter(
-            connection: connection, checkpointConnection: try connect(path: path), walPath: walPath, logger: logger)
+            connection: connection, checkpointConnection: try connect(path: path), walPath: walPath,
+            timer: TransactionTimer(factory: metrics), logger: logger)
         // A reader now, so that a file that cannot be read fails at start-up rather than at the first request.
         let readers = SQLiteReaderPool {
             let reader = try connect(path: path)
