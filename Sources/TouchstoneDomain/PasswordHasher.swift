@@ -28,9 +28,15 @@ package struct PasswordHasher: Sendable {
     /// A hash of a random password, verified against when the username is unknown so that the work is the same.
     package let decoy: String
 
+    /// - Parameter insecurelyBelowMinimum: ⚠️ tests only (``ServerSettings/insecureTestBcryptCost``): accept a cost
+    ///   below ``minimumCost``.
     /// - Throws: when `cost` is below ``minimumCost``.
-    package init(cost: UInt8, bcrypt: any BcryptFunction, threadPool: NIOThreadPool = .singleton) async throws {
-        guard cost >= Self.minimumCost else { throw ConfigurationError("bcrypt cost must be at least \(Self.minimumCost)") }
+    package init(
+        cost: UInt8, bcrypt: any BcryptFunction, threadPool: NIOThreadPool = .singleton, insecurelyBelowMinimum: Bool = false
+    ) async throws {
+        guard cost >= Self.minimumCost || insecurelyBelowMinimum else {
+            throw ConfigurationError("bcrypt cost must be at least \(Self.minimumCost)")
+        }
         self.cost = cost
         self.bcrypt = bcrypt
         self.threadPool = threadPool

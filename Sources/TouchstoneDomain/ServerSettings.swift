@@ -13,6 +13,9 @@ public struct ServerSettings: Sendable {
     public var trustedProxies: [CIDR] = []
     /// bcrypt cost for passwords and PINs; at least 12.
     public var bcryptCost: UInt8 = PasswordHasher.minimumCost
+    /// ⚠️ Tests only: a bcrypt cost below the minimum, which replaces ``bcryptCost`` (a test suite that hashes
+    /// thousands of passwords spends most of its time in bcrypt). No command sets it.
+    package var insecureTestBcryptCost: UInt8?
     public var accessTokenLifetime: Int = 600
     public var challengeLifetime: TimeInterval = 60
     /// Serve the legacy auth0/TouchIDAuth `/pubkey` and `/login` endpoints.

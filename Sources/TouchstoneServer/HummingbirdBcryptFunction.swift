@@ -15,6 +15,15 @@ struct HummingbirdBcryptFunction: BcryptFunction {
 
 extension PasswordHasher {
     /// The server's hasher: hummingbird-auth's bcrypt at `cost`, run on `threadPool`.
+    /// The cost is ``ServerSettings/bcryptCost``, unless a test set ``ServerSettings/insecureTestBcryptCost``.
+    package init(settings: ServerSettings) async throws {
+        if let cost = settings.insecureTestBcryptCost {
+            try await self.init(cost: cost, bcrypt: HummingbirdBcryptFunction(), insecurelyBelowMinimum: true)
+        } else {
+            try await self.init(cost: settings.bcryptCost)
+        }
+    }
+
     package init(cost: UInt8, threadPool: NIOThreadPool = .singleton) async throws {
         try await self.init(cost: cost, bcrypt: HummingbirdBcryptFunction(), threadPool: threadPool)
     }

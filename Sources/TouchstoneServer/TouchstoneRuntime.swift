@@ -51,7 +51,7 @@ public final class TouchstoneRuntime: Sendable {
         let signer = TokenSigner(
             store: store, clock: clock, issuer: settings.issuer, accessTokenLifetime: TimeInterval(settings.accessTokenLifetime))
         let environment = ServiceEnvironment(
-            store: store, clock: clock, settings: settings, hasher: try await PasswordHasher(cost: settings.bcryptCost),
+            store: store, clock: clock, settings: settings, hasher: try await PasswordHasher(settings: settings),
             signer: signer, logger: logger, metrics: ServerMetrics(factory: metrics))
         return TouchstoneRuntime(
             environment: environment, store: store, metrics: registry,

@@ -12,7 +12,7 @@ import TouchstoneTestSupport
 @Suite struct EnrollmentTests {
     @Test(arguments: TestDevice.Algorithm.allCases)
     func enrolsWithEachKeyType(_ algorithm: TestDevice.Algorithm) async throws {
-        try await Harness.run { h in
+        try await Harness.run(configure: Harness.productionBcrypt) { h in
             let device = try await TestDevice(algorithm: algorithm)
             try await h.createAccount()
             let started = try await h.startEnrollment()

@@ -33,6 +33,10 @@ struct Harness {
     /// Which store this run uses.
     let database: TestDatabase.Kind
 
+    /// The bcrypt cost of the tests' servers: bcrypt at the production cost was two thirds of this target's time.
+    /// Tests of the cost itself, and races whose window is a bcrypt, use ``productionBcrypt``.
+    static let bcryptCost: UInt8 = 4
+
     /// Runs `body` against a new server, once on SQLite and once on PostgreSQL when a test server is configured;
     /// each database is dropped afterwards.
     static func run(
@@ -41,6 +45,7 @@ struct Harness {
         _ body: @Sendable (Harness) async throws -> Void
     ) async throws {
         var settings = try ServerSettings(issuer: issuer)
+        settings.insecureTestBcryptCost = bcryptCost
         configure(&settings)
         for kind in TestDatabase.kinds {
             try await run(kind, settings: settings, logger: logger, body)
@@ -65,6 +70,11 @@ struct Harness {
                 }
             }
         }
+    }
+
+    /// A `configure` for ``run(configure:logger:_:)``: bcrypt at the server's own cost.
+    static func productionBcrypt(_ settings: inout ServerSettings) {
+        settings.insecureTestBcryptCost = nil
     }
 
     // MARK: HTTP

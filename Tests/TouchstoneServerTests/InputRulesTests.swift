@@ -132,7 +132,7 @@ import TouchstoneTestSupport
     }
 
     @Test func newHashesArePrehashedAndTheDecoyToo() async throws {
-        try await Harness.run { h in
+        try await Harness.run(configure: Harness.productionBcrypt) { h in
             try await h.createAccount("ana")
             let user = try #require(try await h.store.user(username: "ana"))
             #expect(user.passwordHash.hasPrefix(PasswordHasher.prehashedPrefix + "$2b$12$"))

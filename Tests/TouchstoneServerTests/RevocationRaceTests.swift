@@ -128,7 +128,8 @@ import TouchstoneTestSupport
     }
 
     @Test func pinLoginsRacingTheDevicesRemovalGetNoWorkingSessionAfterThe204() async throws {
-        try await Harness.run { h in
+        // bcrypt at its real cost: the PIN check is the window the removal races.
+        try await Harness.run(configure: Harness.productionBcrypt) { h in
             try await racePINLogins(h, username: "ana", timing: .together)
             try await racePINLogins(h, username: "bea", timing: .afterFirstAnswer)
         }

@@ -22,6 +22,16 @@ struct EnrolledDevice {
         on server: ServerProcess, client: WireClient, algorithm: TestDevice.Algorithm = .p256, username: String = "ana",
         clientId: String = "com.example.demo", createAccount: Bool = true
     ) async throws -> EnrolledDevice {
+        try await enrol(
+            issuer: server.issuer, client: client, algorithm: algorithm, username: username, clientId: clientId,
+            createAccount: createAccount)
+    }
+
+    /// Creates the account (unless it exists) and enrols a new device with a PIN at the server of `issuer`.
+    static func enrol(
+        issuer: String, client: WireClient, algorithm: TestDevice.Algorithm = .p256, username: String = "ana",
+        clientId: String = "com.example.demo", createAccount: Bool = true
+    ) async throws -> EnrolledDevice {
         if createAccount {
             let created = try await client.post(
                 "/v1/accounts", CreateAccountRequest(username: username, password: password))
@@ -34,7 +44,7 @@ struct EnrolledDevice {
         let enrollment = try started.decode(EnrollmentStarted.self)
 
         var device = try await TestDevice(algorithm: algorithm)
-        device.audience = server.issuer
+        device.audience = issuer
         let completion = try await device.completion(
             enrollmentId: enrollment.enrollmentId, challenge: enrollment.challenge, pin: pin)
         let completed = try await client.post("/v1/enrollments/\(enrollment.enrollmentId)/complete", completion)
@@ -44,6 +54,13 @@ struct EnrolledDevice {
         return EnrolledDevice(
             client: client, device: device, clientId: clientId, username: username, deviceId: result.deviceId,
             userId: result.session.userId, firstSession: result.session)
+    }
+
+    /// This device talking to `client` (the same server started again).
+    func talking(to client: WireClient) -> EnrolledDevice {
+        EnrolledDevice(
+            client: client, device: device, clientId: clientId, username: username, deviceId: deviceId, userId: userId,
+            firstSession: firstSession)
     }
 
     /// `POST /v1/challenges` for this device, as sent.

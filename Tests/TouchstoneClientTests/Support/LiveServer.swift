@@ -62,9 +62,11 @@ struct LiveServer: Sendable {
         port: Int, database: String, scratch: URL, _ body: @Sendable (LiveServer) async throws -> Void
     ) async throws {
         let clock = TestClock()
+        var settings = try ServerSettings(issuer: "http://localhost:\(port)")
+        // bcrypt at a test cost: the server tests check the real one.
+        settings.insecureTestBcryptCost = 4
         let runtime = try await TouchstoneRuntime.open(
-            database: try DatabaseLocation(database, poolSize: 8),
-            settings: try ServerSettings(issuer: "http://localhost:\(port)"), clock: clock, logger: quietLogger)
+            database: try DatabaseLocation(database, poolSize: 8), settings: settings, clock: clock, logger: quietLogger)
         let server = LiveServer(
             runtime: runtime, url: try #require(URL(string: "http://localhost:\(port)")), clock: clock, scratch: scratch)
         let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
