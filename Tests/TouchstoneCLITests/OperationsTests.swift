@@ -82,7 +82,7 @@ import TouchstoneTestSupport
         async let longPoll = client.get(inboxPath + "?waitSeconds=30", headers: ["Authorization": "TouchstoneDevice \(proof)"])
         // Accounts created while the server stops: each is answered 201 or never reaches it.
         async let creations = withTaskGroup(of: (String, Int?).self) { group in
-            for index in 0..<4 {
+            for index in 0..<2 {
                 group.addTask {
                     let username = "late-\(index)"
                     let answer = try? await client.post(
@@ -108,7 +108,8 @@ import TouchstoneTestSupport
         #expect(try answer.decode(Inbox.self).items.isEmpty)
         // At once, not after the 30 s it asked for (nor the 10 s the server gives requests in flight).
         #expect(ContinuousClock.now - signalled < .seconds(5))
-        let status = await server.exitStatus(within: 15)
+        // Within the 10 s it gives requests in flight, and some time to close on a loaded machine.
+        let status = await server.exitStatus(within: 30)
         #expect(status == 0, "\((try? server.stderrLog()) ?? "")")
         await #expect(throws: (any Error).self) { try await client.get("/v1/apps/com.example.demo/policy") }
 

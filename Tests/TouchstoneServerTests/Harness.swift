@@ -52,7 +52,24 @@ struct Harness {
         }
     }
 
+    /// Servers running at once in this process. Every test starts together; hundreds of servers (and their
+    /// PostgreSQL pools) at once on two cores only make each wait longer, until database steps pass their bounds.
+    private static let slots = Slots(16)
+
     private static func run(
+        _ kind: TestDatabase.Kind, settings: ServerSettings, logger: Logger?, _ body: @Sendable (Harness) async throws -> Void
+    ) async throws {
+        await slots.acquire()
+        do {
+            try await serve(kind, settings: settings, logger: logger, body)
+            await slots.release()
+        } catch {
+            await slots.release()
+            throw error
+        }
+    }
+
+    private static func serve(
         _ kind: TestDatabase.Kind, settings: ServerSettings, logger: Logger?, _ body: @Sendable (Harness) async throws -> Void
     ) async throws {
         try await TestDatabase.with(kind) { database in
@@ -277,4 +294,30 @@ final class DeviceBook: Sendable {
 
 extension HTTPField.Name {
     static let deviceProof = Self(TouchstoneHeader.deviceProof)!
+}
+
+/// A counting semaphore: at most `count` holders at once, the others wait in order.
+actor Slots {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) {
+        free = count
+    }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+        } else {
+            await withCheckedContinuation { waiting.append($0) }
+        }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
 }
