@@ -369,11 +369,14 @@ enum Migrations {
                 event TEXT NOT NULL,
                 detail TEXT NOT NULL,
                 created_at BIGINT NOT NULL,
-                expires_at BIGINT NOT NULL
+                expires_at BIGINT NOT NULL,
+                seq BIGINT NOT NULL
             )
             """,
-            "CREATE INDEX notices_device ON notices (device_id, created_at)",
-            "CREATE INDEX notices_user ON notices (user_id, created_at)",
+            // seq orders notices written in the same second (one more than the largest so far).
+            "CREATE INDEX notices_seq ON notices (seq)",
+            "CREATE INDEX notices_device ON notices (device_id, seq)",
+            "CREATE INDEX notices_user ON notices (user_id, seq)",
             "CREATE INDEX notices_expiry ON notices (expires_at)",
             // The address that created a session, for the user's list of sessions.
             "ALTER TABLE sessions ADD COLUMN ip TEXT",

@@ -267,7 +267,7 @@ import TouchstoneTestSupport
             // The account's own list (the web page's) has every notice once.
             let account = try h.decode(
                 AccountNotices.self, try await h.send(.get, "/v1/account/notices", headers: h.bearer(web)))
-            #expect(account.notices.map(\.event) == [.deviceAdded, .recoveryCodesCreated])
+            #expect(account.notices.map(\.event) == [.deviceAdded, .deviceAdded, .recoveryCodesCreated])
 
         }
     }

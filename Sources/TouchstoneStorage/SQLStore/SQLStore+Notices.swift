@@ -18,10 +18,11 @@ extension SQLStore {
             for deviceId in recipients + [nil] {
                 try await database.raw(
                     """
-                    INSERT INTO notices (id, device_id, user_id, event, detail, created_at, expires_at)
-                    VALUES (\(bind: RecordID.random()), \(bind: deviceId), \(bind: notice.userId),
+                    INSERT INTO notices (id, device_id, user_id, event, detail, created_at, expires_at, seq)
+                    SELECT \(bind: RecordID.random()), \(bind: deviceId), \(bind: notice.userId),
                         \(bind: notice.event.rawValue), \(bind: detail), \(bind: notice.at.storedSeconds),
-                        \(bind: notice.expiresAt.storedSeconds))
+                        \(bind: notice.expiresAt.storedSeconds), COALESCE(MAX(seq), 0) + 1
+                    FROM notices
                     """
                 ).run()
             }
@@ -34,7 +35,7 @@ extension SQLStore {
                 """
                 SELECT id, device_id, user_id, event, detail, created_at, expires_at FROM notices
                 WHERE device_id = \(bind: deviceId) AND expires_at > \(bind: now.storedSeconds)
-                ORDER BY created_at, id
+                ORDER BY seq, id
                 """
             ).all().map(Self.noticeRecord)
         }
@@ -46,7 +47,7 @@ extension SQLStore {
                 """
                 SELECT id, device_id, user_id, event, detail, created_at, expires_at FROM notices
                 WHERE user_id = \(bind: userId) AND device_id IS NULL AND expires_at > \(bind: now.storedSeconds)
-                ORDER BY created_at, id
+                ORDER BY seq, id
                 """
             ).all().map(Self.noticeRecord)
         }

@@ -71,7 +71,7 @@ extension Harness {
         let provider = try #require(store as? SQLStore).provider
         return try await provider.read { database in
             try await database.raw(
-                "SELECT device_id, event FROM notices WHERE user_id = \(bind: userId) ORDER BY created_at, id"
+                "SELECT device_id, event FROM notices WHERE user_id = \(bind: userId) ORDER BY seq, id"
             ).all().map { row in
                 (try row.decode(column: "device_id", as: String?.self), try row.string("event"))
             }
