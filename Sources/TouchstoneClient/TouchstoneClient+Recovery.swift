@@ -11,32 +11,22 @@ extension TouchstoneClient {
     public func createRecoveryCodes() async throws -> [String] {
         let registration = try await requireRegistration()
         let token = try await privilegedToken()
-        let path = Endpoint.createRecoveryCodes.path()
-        return try await call(
-            Endpoint.createRecoveryCodes.method, path,
-            headers: try await bearerHeaders(token, Endpoint.createRecoveryCodes.method, path, by: registration),
+        return try await callAuthorized(
+            Endpoint.createRecoveryCodes.method, Endpoint.createRecoveryCodes.path(), token: token, by: registration,
             as: RecoveryCodes.self
         ).codes
     }
 
     /// The account (username, recovery codes left).
     public func account() async throws -> AccountProfile {
-        let registration = try await requireRegistration()
-        let session = try await currentSession()
-        let path = Endpoint.account.path()
-        return try await call(
-            "GET", path, headers: try await bearerHeaders(session.accessToken, "GET", path, by: registration),
-            as: AccountProfile.self)
+        try await callAuthorized(
+            "GET", Endpoint.account.path(), by: try await requireRegistration(), as: AccountProfile.self)
     }
 
     /// The user's live sessions, on every device and browser; `current` marks this app's session on this device.
     public func sessions() async throws -> [SessionSummary] {
-        let registration = try await requireRegistration()
-        let session = try await currentSession()
-        let path = Endpoint.sessions.path()
-        return try await call(
-            "GET", path, headers: try await bearerHeaders(session.accessToken, "GET", path, by: registration),
-            as: SessionList.self
+        try await callAuthorized(
+            "GET", Endpoint.sessions.path(), by: try await requireRegistration(), as: SessionList.self
         ).sessions
     }
 
@@ -48,8 +38,8 @@ extension TouchstoneClient {
         let registration = try await requireRegistration()
         let session = try await currentSession()
         let token = try await keptPrivilegedToken() ?? session.accessToken
-        let path = Endpoint.endSession.path(sessionId)
-        try await send("DELETE", path, headers: try await bearerHeaders(token, "DELETE", path, by: registration))
+        _ = try await callAuthorized(
+            "DELETE", Endpoint.endSession.path(sessionId), token: token, by: registration, as: Empty.self)
         if let stored = try await keyStore.session(clientId: clientID), sessionId == Self.sessionId(of: stored.session) {
             try await keyStore.setSession(nil, clientId: clientID)
         }
@@ -64,6 +54,9 @@ extension TouchstoneClient {
         return claims.sid
     }
 }
+
+/// An answer without a body (204).
+private struct Empty: Decodable {}
 
 /// The one claim of an access token the SDK reads: its session.
 private struct SessionIdClaim: Decodable {
