@@ -3,16 +3,42 @@ import TouchstoneCrypto
 import TouchstoneProtocol
 
 extension TouchstoneClient {
-    /// Requests waiting for this device: transaction confirmations, web logins and new devices of the user.
-    /// - Parameter waitSeconds: how long the server may wait for one to arrive (0 to 30).
-    public func pendingRequests(waitSeconds: Int = 0) async throws -> [InboxItem] {
+    /// Everything in this device's inbox: requests waiting for its decision (``InboxEntry/request(_:)``) and security
+    /// notices about the account (``InboxEntry/notice(_:)``: a device, passkey or recovery code added or used, the
+    /// password or a PIN changed, sessions ended), which need no decision.
+    /// - Parameter waitSeconds: how long the server may wait for an item to arrive (0 to 30); it answers at once while
+    ///   any item waits, notices included, so dismiss the notices the user has seen.
+    public func inbox(waitSeconds: Int = 0) async throws -> [InboxEntry] {
         let registration = try await requireRegistration()
         let path = Endpoint.inbox.path(registration.deviceId)
         let proof = try await signedRequest("GET", path, by: registration)
         return try await call(
             "GET", path + "?waitSeconds=\(min(max(waitSeconds, 0), 30))",
             headers: ["Authorization": "TouchstoneDevice \(proof)"], as: Inbox.self
-        ).items
+        ).entries
+    }
+
+    /// Requests waiting for this device: transaction confirmations, web logins and new devices of the user (the
+    /// inbox's notices left out; ``inbox(waitSeconds:)`` has them).
+    /// - Parameter waitSeconds: how long the server may wait for an item to arrive (0 to 30).
+    public func pendingRequests(waitSeconds: Int = 0) async throws -> [InboxItem] {
+        try await inbox(waitSeconds: waitSeconds).compactMap { entry in
+            if case .request(let item) = entry { item } else { nil }
+        }
+    }
+
+    /// Dismisses a security notice from this device's inbox (other devices keep theirs).
+    /// - Throws: ``TouchstoneError`` `server` (`not_found`) for a notice this device does not have (any more).
+    public func dismiss(_ notice: SecurityNotice) async throws {
+        try await dismissNotice(id: notice.id)
+    }
+
+    /// Dismisses the security notice `id` from this device's inbox.
+    public func dismissNotice(id: String) async throws {
+        let registration = try await requireRegistration()
+        let path = Endpoint.dismissNotice.path(registration.deviceId, id)
+        let proof = try await signedRequest("DELETE", path, by: registration)
+        try await send("DELETE", path, headers: ["Authorization": "TouchstoneDevice \(proof)"])
     }
 
     /// Approves a request with a biometric, showing `prompt` (e.g. "Confirm money transfer"), or with the PIN

@@ -13,17 +13,21 @@ extension TouchstoneClient {
     /// - Parameters:
     ///   - pin: the app PIN the user picked; checked against the app's policy before anything is sent.
     ///   - prompt: shown when the biometric key is first used.
+    ///   - recoveryCode: one of the account's recovery codes, when no other device of the user is at hand to approve
+    ///     this one (a lost phone): the registration then completes without approval and spends the code.
     /// - Returns: the first session.
     /// - Throws: ``TouchstoneError``: `deviceCompromised` (before anything is sent), `invalidPIN`,
-    ///   `userCancelled`, `approvalDenied`, `approvalExpired`, `server` (`invalid_credentials`, …).
-    /// - ⚠️ The password is sent to the server once and never kept.
+    ///   `userCancelled`, `approvalDenied`, `approvalExpired`, `server` (`invalid_credentials` — also for a wrong or
+    ///   used recovery code —, `recovery_code_required` when the user has no device to approve but has recovery
+    ///   codes or a passkey, …).
+    /// - ⚠️ The password and the recovery code are sent to the server once and never kept.
     /// - Parameter onApprovalPending: called when another of the user's devices must approve this one; show its
     ///   `number`, which the user picks there. The call then waits for the decision (cancel the task to stop
     ///   waiting: nothing is kept).
     @discardableResult
     public func register(
         username: String, password: String, pin: String?, prompt: String = "Use your fingerprint to log in",
-        onApprovalPending: (@Sendable (EnrollmentPending) async -> Void)? = nil
+        recoveryCode: String? = nil, onApprovalPending: (@Sendable (EnrollmentPending) async -> Void)? = nil
     ) async throws -> Session {
         try await checkIntegrity()
         let policy = try await policy()
@@ -38,7 +42,8 @@ extension TouchstoneClient {
 
         let started = try await call(
             Endpoint.startEnrollment.method, Endpoint.startEnrollment.path(),
-            body: PasswordLoginRequest(clientId: clientID, username: username, password: password),
+            body: EnrollmentStartRequest(
+                clientId: clientID, username: username, password: password, recoveryCode: recoveryCode),
             as: EnrollmentStarted.self)
         let deviceKey = try await keyStore.makeDeviceKey()
         var biometricKey: (any DeviceKey)?

@@ -63,6 +63,23 @@ extension TouchstoneClient {
         }
     }
 
+    /// A Bearer call with `token` (the session's fresh access token unless given) and its device proof, decoding a
+    /// 2xx answer; a session ended on the server needs unlocking again.
+    func callAuthorized<Response: Decodable>(
+        _ method: String, _ path: String, token: String? = nil, by registration: Registration, as type: Response.Type
+    ) async throws -> Response {
+        let accessToken: String
+        if let token { accessToken = token } else { accessToken = try await currentSession().accessToken }
+        do {
+            let response = try await send(
+                method, path, headers: try await bearerHeaders(accessToken, method, path, by: registration))
+            return try decode(type, response.body.isEmpty ? Data("{}".utf8) : response.body)
+        } catch let error as TouchstoneError where error.serverCode == .unauthorized {
+            try await keyStore.setSession(nil, clientId: clientID)
+            throw TouchstoneError(.reauthenticationRequired, "the session is over; unlock again")
+        }
+    }
+
     private static func sessionIsOver(_ error: TouchstoneError) -> Bool {
         error.code == .reauthenticationRequired
             || [.refreshTokenInvalid, .refreshTokenReused].contains(error.serverCode ?? .invalidRequest)

@@ -28,11 +28,26 @@ extension TouchstoneClient {
     public func changePIN(_ pin: String) async throws {
         let registration = try await requireRegistration()
         if let problem = try await policy().pinProblem(pin) { throw TouchstoneError(.invalidPIN, problem) }
-        guard let stored = try await keyStore.session(clientId: clientID), let token = stored.privilegedToken,
-            let until = stored.privilegedUntil, until > platform.now()
-        else { throw TouchstoneError(.stepUpRequired, "confirm with your password first (step-up)") }
+        let token = try await privilegedToken()
         let path = Endpoint.setPIN.path(registration.deviceId)
         let headers = try await bearerHeaders(token, "PUT", path, by: registration)
         try await send("PUT", path, body: PINRequest(pin: pin), headers: headers)
+    }
+
+    /// The privileged access token of the last step-up, while its window lasts.
+    /// - Throws: ``TouchstoneError`` `stepUpRequired` without one.
+    func privilegedToken() async throws -> String {
+        guard let token = try await keptPrivilegedToken() else {
+            throw TouchstoneError(.stepUpRequired, "confirm with your password first (step-up)")
+        }
+        return token
+    }
+
+    /// The privileged access token of the last step-up, while its window lasts; `nil` otherwise.
+    func keptPrivilegedToken() async throws -> String? {
+        guard let stored = try await keyStore.session(clientId: clientID), let token = stored.privilegedToken,
+            let until = stored.privilegedUntil, until > platform.now()
+        else { return nil }
+        return token
     }
 }

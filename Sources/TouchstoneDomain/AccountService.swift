@@ -31,10 +31,12 @@ package struct AccountService: Sendable {
     }
 
     /// Checks a password with throttling; unknown usernames cost the same bcrypt work as known ones.
+    /// - Parameter forgiving: whether a right password takes the attempt back from the throttle; `false` when the
+    ///   attempt goes on to a recovery code, which must prove right too (``PasswordThrottle/succeeded(username:address:)``).
     /// - Throws: 429 `too_many_attempts` while throttled, 401 `invalid_credentials` for any wrong pair.
-    func verifyPassword(username: String, password: String, clientId: String, ip: String, event: String) async throws
-        -> UserRecord
-    {
+    func verifyPassword(
+        username: String, password: String, clientId: String, ip: String, event: String, forgiving: Bool = true
+    ) async throws -> UserRecord {
         try await environment.throttle.admit(username: username, address: ip)
         let user = try await environment.store.user(username: username)
         guard Self.passwordLength.contains(password.unicodeScalars.count),
@@ -44,14 +46,18 @@ package struct AccountService: Sendable {
                 event, outcome: "invalid_credentials", userId: user?.id, clientId: clientId, ip: ip)
             throw ProblemError.invalidCredentials
         }
-        try await environment.throttle.succeeded(username: username, address: ip)
+        if forgiving {
+            try await environment.throttle.succeeded(username: username, address: ip)
+        }
         return user
     }
 
     /// `GET /v1/account`.
     package func profile(_ identity: AccessIdentity) async throws -> AccountProfile {
         guard let user = try await environment.store.user(id: identity.userId) else { throw ProblemError.unauthorized }
-        return AccountProfile(userId: user.id, username: user.username, createdAt: user.createdAt)
+        return AccountProfile(
+            userId: user.id, username: user.username, createdAt: user.createdAt,
+            recoveryCodesRemaining: try await environment.store.unusedRecoveryCodeHashes(userId: user.id).count)
     }
 
     /// `POST /v1/sessions/password`: an `aal1` session without a device.
@@ -65,7 +71,7 @@ package struct AccountService: Sendable {
             username: request.username, password: request.password, clientId: app.clientId, ip: ip,
             event: "login.password")
         let session = try await SessionService(environment: environment).prepare(
-            userId: user.id, device: nil, clientId: app.clientId, amr: ["pwd"], acr: "aal1")
+            userId: user.id, device: nil, clientId: app.clientId, amr: ["pwd"], acr: "aal1", ip: ip)
         // A password changed since it was checked ends every session, this one included.
         guard
             try await environment.store.createPasswordSession(

@@ -24,7 +24,14 @@ package struct DeviceService: Sendable {
             "device.revoke", userId: identity.userId, deviceId: deviceId, clientId: identity.claims.aud, ip: ip
         ) {
             let device = try await ownDevice(deviceId, of: identity)
-            _ = try await environment.store.revokeDevice(id: device.id, reason: "deleted by user", at: environment.clock.now())
+            let now = environment.clock.now()
+            _ = try await environment.store.revokeDevice(
+                id: device.id, reason: "deleted by user", at: now,
+                notices: [
+                    SecurityNotices.draft(
+                        .deviceRemoved, userId: device.userId, device: device, actingDevice: identity.deviceId, ip: ip,
+                        at: now)
+                ])
         }
     }
 

@@ -13,21 +13,54 @@ package struct EnrollmentService: Sendable {
         case pending(EnrollmentPending)
     }
 
-    /// `POST /v1/enrollments`: checks the password and issues the enrolment challenge.
-    package func start(_ request: PasswordLoginRequest, ip: String) async throws -> EnrollmentStarted {
+    /// `POST /v1/enrollments`: checks the password (and the recovery code, if one is sent) and issues the enrolment
+    /// challenge.
+    /// - Throws: 400 `invalid_request` for a recovery code that is not shaped like one (nothing counted); 401
+    ///   `invalid_credentials` for a wrong password or a wrong or used code (both counted by the password throttle);
+    ///   403 `recovery_code_required` when the app asks for approval, the user has no active device to give it but
+    ///   has a passkey or unused codes, and no code was sent.
+    package func start(_ request: EnrollmentStartRequest, ip: String) async throws -> EnrollmentStarted {
         let app = try await environment.app(request.clientId)
+        let code = try request.recoveryCode.map { text in
+            guard let code = RecoveryCode.normalized(text) else {
+                throw ProblemError.invalidRequest(
+                    "recoveryCode must be 12 characters of a-z and 2-7, in groups of four with optional hyphens")
+            }
+            return code
+        }
+        // With a code, the attempt proves right only once the code does too.
         let user = try await AccountService(environment: environment).verifyPassword(
             username: request.username, password: request.password, clientId: app.clientId, ip: ip,
-            event: "enrollment.start")
+            event: "enrollment.start", forgiving: code == nil)
+        var codeHash: String?
+        if let code {
+            guard let digest = try await RecoveryService(environment: environment).unusedCode(code, of: user.id) else {
+                await environment.auditor.record(
+                    "enrollment.start", outcome: "invalid_credentials", userId: user.id, clientId: app.clientId, ip: ip,
+                    detail: "wrong or used recovery code")
+                throw ProblemError.invalidCredentials
+            }
+            try await environment.throttle.succeeded(username: request.username, address: ip)
+            codeHash = digest
+        } else if app.policy.newDeviceApproval,
+            try await environment.store.devices(userId: user.id).allSatisfy({ !$0.isActive }),
+            try await environment.store.hasRecoveryCredentials(userId: user.id)
+        {
+            await environment.auditor.record(
+                "enrollment.start", outcome: "recovery_code_required", userId: user.id, clientId: app.clientId, ip: ip)
+            throw Self.recoveryCodeRequired
+        }
         let now = environment.clock.now()
         let enrollment = EnrollmentRecord(
             id: RecordID.random(), userId: user.id, clientId: app.clientId,
             challenge: SecretDigest.randomToken(), challengeExpiresAt: now + environment.settings.challengeLifetime,
-            state: .started, createdAt: now)
+            state: .started, createdAt: now, recoveryCodeHash: codeHash)
         guard try await environment.store.createEnrollment(enrollment, passwordHash: user.passwordHash) else {
             throw ProblemError.invalidCredentials
         }
-        await environment.auditor.record("enrollment.start", outcome: "ok", userId: user.id, clientId: app.clientId, ip: ip)
+        await environment.auditor.record(
+            "enrollment.start", outcome: "ok", userId: user.id, clientId: app.clientId, ip: ip,
+            detail: codeHash == nil ? nil : "with a recovery code")
         return EnrollmentStarted(
             enrollmentId: enrollment.id, challenge: enrollment.challenge, expiresAt: enrollment.challengeExpiresAt)
     }
@@ -108,14 +141,20 @@ package struct EnrollmentService: Sendable {
         if let pin = request.pin {
             pinHash = try await environment.hasher.hash(pin)
         }
-        if previous == nil, policy.newDeviceApproval, !active.isEmpty {
-            return try await park(
-                enrollment, device: PendingDevice(
-                    device: request.device, fingerprint: fingerprint, deviceKey: deviceKey.jwk,
-                    deviceKeyThumbprint: deviceKey.thumbprint, biometricKey: biometricKey?.jwk,
-                    biometricKeyThumbprint: biometricKey?.thumbprint, pinHash: pinHash, ip: ip,
-                    attestation: attestation),
-                now: now)
+        let pending = PendingDevice(
+            device: request.device, fingerprint: fingerprint, deviceKey: deviceKey.jwk,
+            deviceKeyThumbprint: deviceKey.thumbprint, biometricKey: biometricKey?.jwk,
+            biometricKeyThumbprint: biometricKey?.thumbprint, pinHash: pinHash, ip: ip, attestation: attestation)
+        // A new device needs another device's approval, a recovery code, or (while the user has no other way in) nothing.
+        let condition: EnrollmentCondition
+        if let codeHash = enrollment.recoveryCodeHash {
+            condition = .recoveryCode(hash: codeHash)
+        } else if previous != nil || !policy.newDeviceApproval {
+            condition = .none
+        } else if !active.isEmpty {
+            return try await park(enrollment, device: pending, now: now)
+        } else {
+            condition = .firstCredential
         }
 
         let device = DeviceRecord(
@@ -128,15 +167,43 @@ package struct EnrollmentService: Sendable {
             attestation: attestation)
         let session = try await SessionService(environment: environment).prepare(
             userId: enrollment.userId, device: device, clientId: app.clientId,
-            amr: biometricKey == nil ? ["pin"] : ["bio"], acr: "aal2")
-        guard
-            try await environment.store.completeEnrollment(
-                id: id, device: device, replacing: previous?.id, session: session.record,
-                refreshTokenHash: session.refreshTokenHash)
-        else { throw ProblemError.challengeInvalid }
+            amr: biometricKey == nil ? ["pin"] : ["bio"], acr: "aal2", ip: ip)
+        var notices = [
+            SecurityNotices.draft(
+                .deviceAdded, userId: device.userId, device: device, actingDevice: device.id, ip: ip, at: now)
+        ]
+        if case .recoveryCode = condition {
+            notices.append(
+                SecurityNotices.draft(
+                    .recoveryCodeUsed, userId: device.userId, device: device, actingDevice: device.id, ip: ip, at: now))
+        }
+        if let previous {
+            notices.append(
+                SecurityNotices.draft(
+                    .deviceRemoved, userId: device.userId, device: previous, actingDevice: device.id, ip: ip, at: now))
+        }
+        switch try await environment.store.completeEnrollment(
+            id: id, device: device, replacing: previous?.id, condition: condition, session: session.record,
+            refreshTokenHash: session.refreshTokenHash, notices: notices)
+        {
+        case .completed:
+            break
+        case .cancelled:
+            throw ProblemError.challengeInvalid
+        case .recoveryCodeSpent:
+            throw ProblemError.invalidCredentials
+        case .credentialsExist:
+            // Another device (or a passkey, or codes) came meanwhile: the enrolment needs what a new device needs now.
+            if try await environment.store.devices(userId: enrollment.userId).contains(where: \.isActive) {
+                return try await park(enrollment, device: pending, now: now)
+            }
+            throw Self.recoveryCodeRequired
+        }
+        var detail = previous.map { "replaced \($0.id)" }
+        if case .recoveryCode = condition { detail = "with a recovery code" }
         await environment.auditor.record(
             "enrollment.complete", outcome: "ok", userId: enrollment.userId, deviceId: device.id,
-            clientId: app.clientId, ip: ip, detail: previous.map { "replaced \($0.id)" })
+            clientId: app.clientId, ip: ip, detail: detail)
         return .completed(EnrollmentCompleted(deviceId: device.id, session: session.wire))
     }
 
@@ -166,7 +233,7 @@ package struct EnrollmentService: Sendable {
 
     /// `GET /v1/enrollments/{id}` with the poll secret; an approved enrolment's device id and session come once, and
     /// only while the device is active.
-    package func poll(id: String, pollSecret: String?) async throws -> EnrollmentPoll {
+    package func poll(id: String, pollSecret: String?, ip: String? = nil) async throws -> EnrollmentPoll {
         let notFound = ProblemError(.notFound, detail: "No such enrolment.")
         guard let pollSecret, let enrollment = try await environment.store.enrollment(id: id),
             let expected = enrollment.pollSecretHash,
@@ -184,7 +251,7 @@ package struct EnrollmentService: Sendable {
             else { return EnrollmentPoll(status: .approved, deviceId: enrollment.deviceId) }
             let session = try await SessionService(environment: environment).prepare(
                 userId: device.userId, device: device, clientId: enrollment.clientId,
-                amr: device.biometricKey == nil ? ["pin"] : ["bio"], acr: "aal2")
+                amr: device.biometricKey == nil ? ["pin"] : ["bio"], acr: "aal2", ip: ip)
             guard
                 try await environment.store.deliverEnrollment(
                     id: id, session: session.record, refreshTokenHash: session.refreshTokenHash)
@@ -224,12 +291,23 @@ package struct EnrollmentService: Sendable {
                     pinHash: pending.pinHash, pinFailures: 0, pinLockedAt: nil, createdAt: now, lastUsedAt: now,
                     revokedAt: nil, compromised: pending.device.compromised, attestation: pending.attestation)
             }
+            let notices = device.map { device in
+                [
+                    SecurityNotices.draft(
+                        .deviceAdded, userId: device.userId, device: device, actingDevice: device.id, ip: pending.ip,
+                        at: device.createdAt)
+                ]
+            }
             try DecisionService(environment: environment).settle(
-                try await environment.store.decideEnrollment(id: id, approvedDevice: device, by: decision.commit))
+                try await environment.store.decideEnrollment(
+                    id: id, approvedDevice: device, by: decision.commit, notices: notices ?? []))
             environment.metrics.enrollment(outcome: approves ? "success" : "denied")
             return DecisionRecorded(status: approves ? .approved : .denied)
         }
     }
+
+    private static let recoveryCodeRequired = ProblemError(
+        .recoveryCodeRequired, detail: "No device can approve this one: enter one of your recovery codes.")
 
     private static func key(_ jwk: PublicJWK) async throws -> DevicePublicKey {
         do {

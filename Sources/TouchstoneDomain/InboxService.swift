@@ -2,7 +2,8 @@ import Foundation
 import TouchstoneProtocol
 import TouchstoneStorage
 
-/// A device's inbox: confirmations, web logins and new devices of its user waiting for its decision.
+/// A device's inbox: confirmations, web logins and new devices of its user waiting for its decision, and the security
+/// notices left for it.
 package struct InboxService: Sendable {
     package let environment: ServiceEnvironment
 
@@ -18,14 +19,37 @@ package struct InboxService: Sendable {
         environment.metrics.inboxWaiters.increment()
         defer { environment.metrics.inboxWaiters.decrement() }
         while true {
-            let items = try await items(for: device)
-            if !items.isEmpty || ContinuousClock.now >= deadline || Task.isCancelled || environment.shutdown.hasBegun {
-                return Inbox(items: items)
+            let entries = try await entries(for: device)
+            if !entries.isEmpty || ContinuousClock.now >= deadline || Task.isCancelled || environment.shutdown.hasBegun {
+                return Inbox(entries: entries)
             }
             try await Task.sleep(for: Self.pollInterval)
         }
     }
 
+    /// The requests waiting for the device's decision, then its notices, oldest first.
+    package func entries(for device: DeviceRecord) async throws -> [InboxEntry] {
+        let notices = try await environment.store.notices(deviceId: device.id, now: environment.clock.now()).map {
+            InboxEntry.notice(SecurityNotice(id: $0.id, event: $0.event, at: $0.createdAt, detail: $0.detail))
+        }
+        return try await items(for: device).map(InboxEntry.request) + notices
+    }
+
+    /// `GET /v1/account/notices`: the account's own copies of its notices, for the web page.
+    package func accountNotices(_ identity: AccessIdentity) async throws -> AccountNotices {
+        AccountNotices(
+            notices: try await environment.store.accountNotices(userId: identity.userId, now: environment.clock.now())
+                .map { SecurityNotice(id: $0.id, event: $0.event, at: $0.createdAt, detail: $0.detail) })
+    }
+
+    /// `DELETE /v1/devices/{deviceId}/inbox/{id}`: the device dismisses one of its notices.
+    /// - Throws: 404 `not_found` for an unknown, dismissed or expired notice, another device's, or a request.
+    package func dismiss(_ id: String, by device: AuthenticatedDevice) async throws {
+        guard try await environment.store.dismissNotice(id: id, deviceId: device.record.id, now: environment.clock.now())
+        else { throw ProblemError(.notFound, detail: "No such notice in this device's inbox.") }
+    }
+
+    /// The requests waiting for the device's decision.
     package func items(for device: DeviceRecord) async throws -> [InboxItem] {
         let now = environment.clock.now()
         let store = environment.store

@@ -45,7 +45,7 @@ package struct LegacyService: Sendable {
             try await DeviceTokenGate(environment: environment).spend(
                 digest: SecretDigest.sha256(signingInput), until: exp, replayed: .invalidAssertion)
             let session = try await SessionService(environment: environment).prepare(
-                userId: key.userId, device: nil, clientId: Self.clientId, amr: ["legacy"], acr: "aal1")
+                userId: key.userId, device: nil, clientId: Self.clientId, amr: ["legacy"], acr: "aal1", ip: ip)
             try await environment.store.createSession(session.record, refreshTokenHash: session.refreshTokenHash)
             return session.wire
         }

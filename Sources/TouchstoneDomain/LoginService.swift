@@ -69,7 +69,12 @@ package struct LoginService: Sendable {
         var effect = LoginCommit.Effect.none
         var session: PreparedSession?
         if refusal?.code == .bindingMismatch {
-            effect = .revokeDevice(reason: "binding mismatch")
+            effect = .revokeDevice(
+                reason: "binding mismatch",
+                notices: [
+                    SecurityNotices.draft(
+                        .deviceRemoved, userId: device.userId, device: device, actingDevice: device.id, ip: ip, at: now)
+                ])
         } else if refusal == nil {
             var pin: PINAttempt?
             if let entered = claims.pin {
@@ -80,7 +85,7 @@ package struct LoginService: Sendable {
             }
             let prepared = try await SessionService(environment: environment).prepare(
                 userId: device.userId, device: device, clientId: app.clientId, amr: [pin == nil ? "bio" : "pin"],
-                acr: "aal2")
+                acr: "aal2", ip: ip)
             session = prepared
             effect = .issue(
                 session: prepared.record, refreshTokenHash: prepared.refreshTokenHash,

@@ -72,7 +72,12 @@ package struct PasskeyService: Sendable {
                 throw refusal(error, during: "registration")
             }
             let record = try PasskeyRecord(userId: identity.userId, name: name, credential: credential, createdAt: now)
-            switch try await environment.store.createPasskey(record, firstCredentialOnly: ceremony.firstCredentialOnly) {
+            let notice = SecurityNotices.draft(
+                .passkeyAdded, userId: identity.userId, passkeyName: name, actingDevice: identity.deviceId, ip: ip,
+                at: now)
+            switch try await environment.store.createPasskey(
+                record, firstCredentialOnly: ceremony.firstCredentialOnly, notice: notice)
+            {
             case .stored: return PasskeyRegistered(credentialId: record.credentialId)
             case .credentialExists: throw Self.credentialExists
             case .notFirstCredential: throw Self.insufficientAuthentication
@@ -147,7 +152,7 @@ package struct PasskeyService: Sendable {
                 }
                 passkey.lastUsedAt = now
                 let prepared = try await SessionService(environment: environment).prepare(
-                    userId: passkey.userId, device: nil, clientId: app.clientId, amr: ["passkey"], acr: "aal2")
+                    userId: passkey.userId, device: nil, clientId: app.clientId, amr: ["passkey"], acr: "aal2", ip: ip)
                 if try await environment.store.acceptPasskeyAuthentication(
                     passkey, previousSignCount: previous, session: prepared.record,
                     refreshTokenHash: prepared.refreshTokenHash)
@@ -185,9 +190,17 @@ package struct PasskeyService: Sendable {
             guard identity.isPrivileged else {
                 throw ProblemError(.stepUpRequired, detail: "Removing a passkey needs a recent step-up.")
             }
-            guard try await environment.store.deletePasskey(credentialId: credentialId, userId: identity.userId) else {
-                throw ProblemError(.notFound, detail: "No such passkey.")
-            }
+            let notFound = ProblemError(.notFound, detail: "No such passkey.")
+            guard let passkey = try await environment.store.passkey(credentialId: credentialId),
+                passkey.userId == identity.userId
+            else { throw notFound }
+            let notice = SecurityNotices.draft(
+                .passkeyRemoved, userId: identity.userId, passkeyName: passkey.name, actingDevice: identity.deviceId,
+                ip: ip, at: environment.clock.now())
+            guard
+                try await environment.store.deletePasskey(
+                    credentialId: credentialId, userId: identity.userId, notice: notice)
+            else { throw notFound }
         }
     }
 

@@ -27,6 +27,12 @@ package struct ServiceEnvironment: Sendable {
         return app
     }
 
+    /// The device whose session makes the request, if it is a device session (for the detail of a notice).
+    func actingDevice(of identity: AccessIdentity) async throws -> DeviceRecord? {
+        guard let deviceId = identity.deviceId else { return nil }
+        return try await store.device(id: deviceId)
+    }
+
     package init(
         store: any TouchstoneStore,
         clock: any WallClock,

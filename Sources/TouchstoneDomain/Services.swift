@@ -15,6 +15,7 @@ package struct Services: Sendable {
     package let legacy: LegacyService
     package let provider: ProviderService
     package let tokenEndpoint: TokenEndpointService
+    package let recovery: RecoveryService
 
     package init(environment: ServiceEnvironment) {
         self.environment = environment
@@ -32,5 +33,6 @@ package struct Services: Sendable {
         legacy = LegacyService(environment: environment)
         provider = ProviderService(environment: environment)
         tokenEndpoint = TokenEndpointService(environment: environment)
+        recovery = RecoveryService(environment: environment)
     }
 }

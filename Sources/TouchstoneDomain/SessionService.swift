@@ -25,15 +25,18 @@ package struct SessionService: Sendable {
     package let environment: ServiceEnvironment
 
     /// Builds a new session and signs its first access token; the caller stores it.
-    /// - Parameter approvedBy: the device whose approval makes this session (a web login); it ends with that device.
+    /// - Parameters:
+    ///   - approvedBy: the device whose approval makes this session (a web login); it ends with that device.
+    ///   - ip: the address of the request that creates it, as the user's list of sessions shows it.
     package func prepare(
         userId: String, device: DeviceRecord?, clientId: String, amr: [String], acr: String,
-        approvedBy: String? = nil
+        approvedBy: String? = nil, ip: String?
     ) async throws -> PreparedSession {
         let now = environment.clock.now()
         let record = SessionRecord(
             id: RecordID.timeOrdered(at: now), userId: userId, deviceId: device?.id, clientId: clientId,
-            amr: amr, acr: acr, authTime: now, lastActivityAt: now, createdAt: now, revokedAt: nil, approvedBy: approvedBy)
+            amr: amr, acr: acr, authTime: now, lastActivityAt: now, createdAt: now, revokedAt: nil, approvedBy: approvedBy,
+            ip: ip)
         let refreshToken = SecretDigest.randomToken()
         let wire = try await tokens(for: record, jkt: device?.deviceKeyThumbprint, refreshToken: refreshToken)
         return PreparedSession(record: record, refreshTokenHash: SecretDigest.sha256(refreshToken), wire: wire)
@@ -107,6 +110,70 @@ package struct SessionService: Sendable {
     /// Ends the caller's session.
     package func end(_ identity: AccessIdentity) async throws {
         try await environment.store.revokeSession(id: identity.session.id, reason: "logout", at: environment.clock.now())
+    }
+
+    /// `GET /v1/sessions`: the user's live sessions (not ended, within their app's maximum lifetime and inactivity
+    /// timeout), oldest first.
+    package func list(_ identity: AccessIdentity) async throws -> SessionList {
+        let now = environment.clock.now()
+        // No app's inactivity timeout is longer than a day (admin app create refuses more).
+        let candidates = try await environment.store.unendedSessions(
+            userId: identity.userId, activeSince: now - Self.longestInactivity)
+        var policies: [String: AppPolicy] = [:]
+        var sessions: [SessionSummary] = []
+        for session in candidates {
+            if policies[session.clientId] == nil {
+                policies[session.clientId] = try await environment.store.app(clientId: session.clientId)?.policy
+            }
+            guard let policy = policies[session.clientId], Self.isLive(session, under: policy, at: now) else { continue }
+            sessions.append(
+                SessionSummary(
+                    sessionId: session.id, clientId: session.clientId, deviceId: session.deviceId, amr: session.amr,
+                    acr: session.acr, createdAt: session.createdAt, lastActivityAt: session.lastActivityAt,
+                    ip: session.ip, current: session.id == identity.session.id))
+        }
+        return SessionList(sessions: sessions)
+    }
+
+    /// `DELETE /v1/sessions/{id}`: ends one of the user's sessions: the caller's own with the session alone, any other
+    /// with a privileged token (and a `sessions_ended` notice for the user's other devices).
+    /// - Throws: 404 `not_found` for an unknown or ended session, or another user's; 403 `step_up_required`.
+    package func end(_ sessionId: String, by identity: AccessIdentity, ip: String) async throws {
+        try await environment.auditor.recording(
+            "session.end", userId: identity.userId, deviceId: identity.deviceId, clientId: identity.claims.aud, ip: ip
+        ) {
+            let notFound = ProblemError(.notFound, detail: "No such session.")
+            guard let session = try await environment.store.session(id: sessionId), session.userId == identity.userId,
+                session.revokedAt == nil
+            else { throw notFound }
+            let own = session.id == identity.session.id
+            if !own { try StepUpService.requirePrivilege(identity) }
+            let now = environment.clock.now()
+            var notice: NoticeDraft?
+            if !own {
+                var device: DeviceRecord?
+                if let deviceId = session.deviceId { device = try await environment.store.device(id: deviceId) }
+                notice = SecurityNotices.draft(
+                    .sessionsEnded, userId: identity.userId, device: device, actingDevice: identity.deviceId, ip: ip,
+                    at: now)
+            }
+            guard
+                try await environment.store.endSession(
+                    id: session.id, userId: identity.userId, reason: own ? "logout" : "ended by another session",
+                    at: now, notice: notice)
+            else { throw notFound }
+        }
+    }
+
+    /// The longest inactivity timeout an app may have.
+    static let longestInactivity: TimeInterval = 86_400
+
+    /// Whether `session` may still be refreshed under its app's `policy`: not idle past the inactivity timeout, not
+    /// past the maximum lifetime since its authentication.
+    static func isLive(_ session: SessionRecord, under policy: AppPolicy, at now: Date) -> Bool {
+        session.revokedAt == nil
+            && now.timeIntervalSince(session.lastActivityAt) <= TimeInterval(policy.inactivityTimeoutSeconds)
+            && now.timeIntervalSince(session.authTime) <= TimeInterval(policy.sessionMaxLifetimeSeconds)
     }
 
     /// The identity behind a Bearer token at the v1 API, or 401. A token is for its audience: relying services hold

@@ -40,7 +40,13 @@ package struct StepUpService: Sendable {
             try Self.requirePrivilege(identity)
             let policy = try await environment.app(device.clientId).policy
             if let problem = policy.pinProblem(pin) { throw ProblemError.invalidPIN(problem) }
-            guard try await environment.store.setPIN(deviceId: device.id, pinHash: try await environment.hasher.hash(pin))
+            let now = environment.clock.now()
+            guard
+                try await environment.store.setPIN(
+                    deviceId: device.id, pinHash: try await environment.hasher.hash(pin),
+                    notice: SecurityNotices.draft(
+                        .pinChanged, userId: device.userId, device: device, actingDevice: identity.deviceId, ip: ip,
+                        at: now))
             else { throw ProblemError.deviceNotFound }
         }
     }
@@ -55,9 +61,13 @@ package struct StepUpService: Sendable {
             guard AccountService.passwordLength.contains(password.unicodeScalars.count) else {
                 throw ProblemError(.weakPassword)
             }
+            let now = environment.clock.now()
             try await environment.store.setPassword(
                 userId: identity.userId, passwordHash: try await environment.hasher.hash(password),
-                keepingSession: identity.session.id, at: environment.clock.now())
+                keepingSession: identity.session.id, at: now,
+                notice: SecurityNotices.draft(
+                    .passwordChanged, userId: identity.userId, device: try await environment.actingDevice(of: identity),
+                    actingDevice: identity.deviceId, ip: ip, at: now))
         }
     }
 

@@ -28,17 +28,22 @@ package struct TokenEndpointService: Sendable {
     }
 
     /// `POST /oauth2/token`: the authorization code and refresh token grants.
-    package func token(_ parameters: OAuthParameters, credentials: ClientCredentials) async throws -> OAuthTokenResponse {
+    /// - Parameter ip: the address of the request, kept with a session the code creates.
+    package func token(_ parameters: OAuthParameters, credentials: ClientCredentials, ip: String? = nil) async throws
+        -> OAuthTokenResponse
+    {
         let client = try await clients.authenticate(credentials)
         switch try parameters.required("grant_type") {
         case "authorization_code":
-            return try await environment.metrics.countingLogin(.oidc) { try await redeem(parameters, client: client) }
+            return try await environment.metrics.countingLogin(.oidc) { try await redeem(parameters, client: client, ip: ip) }
         case "refresh_token": return try await refresh(parameters, client: client)
         default: throw OAuthError(.unsupportedGrantType, "grant_type takes authorization_code or refresh_token")
         }
     }
 
-    private func redeem(_ parameters: OAuthParameters, client: OIDCClientRecord) async throws -> OAuthTokenResponse {
+    private func redeem(_ parameters: OAuthParameters, client: OIDCClientRecord, ip: String?) async throws
+        -> OAuthTokenResponse
+    {
         let code = try parameters.required("code")
         let redirectURI = try parameters.required("redirect_uri")
         let verifier = try parameters.required("code_verifier")
@@ -65,7 +70,7 @@ package struct TokenEndpointService: Sendable {
         let session = SessionRecord(
             id: RecordID.timeOrdered(at: now), userId: record.userId, clientId: client.clientId, amr: providerSession.amr,
             acr: providerSession.acr, authTime: providerSession.authTime, lastActivityAt: now, createdAt: now,
-            approvedBy: providerSession.approvedBy, scope: record.scope, providerSessionId: providerSession.id)
+            approvedBy: providerSession.approvedBy, scope: record.scope, providerSessionId: providerSession.id, ip: ip)
         let refreshToken = SecretDigest.randomToken()
         switch try await environment.store.redeemAuthorizationCode(
             hash: hash, session: session, refreshTokenHash: SecretDigest.sha256(refreshToken), at: now)

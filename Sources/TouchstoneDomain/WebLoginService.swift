@@ -31,7 +31,7 @@ package struct WebLoginService: Sendable {
     }
 
     /// `GET /v1/web-logins/{id}` with the poll secret; the session comes once, when approved.
-    package func poll(_ id: String, pollSecret: String?) async throws -> WebLoginPoll {
+    package func poll(_ id: String, pollSecret: String?, ip: String? = nil) async throws -> WebLoginPoll {
         guard let pollSecret, let webLogin = try await environment.store.webLogin(id: id),
             SecretDigest.constantTimeEquals(SecretDigest.sha256(pollSecret), webLogin.pollSecretHash)
         else { throw ProblemError(.notFound, detail: "No such web login.") }
@@ -46,7 +46,7 @@ package struct WebLoginService: Sendable {
             }
             let prepared = try await SessionService(environment: environment).prepare(
                 userId: userId, device: nil, clientId: webLogin.clientId, amr: webLogin.amr ?? ["bio"], acr: "aal2",
-                approvedBy: approver)
+                approvedBy: approver, ip: ip)
             switch try await environment.store.deliverWebLogin(
                 id: id, session: prepared.record, refreshTokenHash: prepared.refreshTokenHash)
             {

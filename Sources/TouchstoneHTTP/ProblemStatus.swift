@@ -22,6 +22,7 @@ enum ProblemStatus {
         .signupDisabled: (403, "Accounts are created by an administrator on this server."),
         .invalidCredentials: (401, "The username or password is wrong."),
         .tooManyAttempts: (429, "Too many attempts; try again later."),
+        .recoveryCodeRequired: (403, "No device can approve this one; a recovery code is required."),
 
         .invalidProof: (401, "A proof of possession could not be verified."),
         .challengeInvalid: (401, "The challenge is unknown, used or expired."),

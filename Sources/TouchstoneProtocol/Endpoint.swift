@@ -49,6 +49,8 @@ extension Endpoint {
     public static let createAccount = Endpoint("POST", "/v1/accounts")
     public static let account = Endpoint("GET", "/v1/account")
     public static let setPassword = Endpoint("PUT", "/v1/account/password")
+    public static let createRecoveryCodes = Endpoint("POST", "/v1/account/recovery-codes")
+    public static let accountNotices = Endpoint("GET", "/v1/account/notices")
 
     public static let startEnrollment = Endpoint("POST", "/v1/enrollments")
     public static let completeEnrollment = Endpoint("POST", "/v1/enrollments/{enrollmentId}/complete")
@@ -60,6 +62,8 @@ extension Endpoint {
     public static let login = Endpoint("POST", "/v1/sessions")
     public static let refresh = Endpoint("POST", "/v1/sessions/refresh")
     public static let logout = Endpoint("DELETE", "/v1/sessions/current")
+    public static let sessions = Endpoint("GET", "/v1/sessions")
+    public static let endSession = Endpoint("DELETE", "/v1/sessions/{sessionId}")
     public static let stepUp = Endpoint("POST", "/v1/step-up")
 
     public static let devices = Endpoint("GET", "/v1/devices")
@@ -67,6 +71,7 @@ extension Endpoint {
     public static let optOut = Endpoint("DELETE", "/v1/devices/{deviceId}/biometric-key")
     public static let setPIN = Endpoint("PUT", "/v1/devices/{deviceId}/pin")
     public static let inbox = Endpoint("GET", "/v1/devices/{deviceId}/inbox")
+    public static let dismissNotice = Endpoint("DELETE", "/v1/devices/{deviceId}/inbox/{itemId}")
 
     public static let createConfirmation = Endpoint("POST", "/v1/confirmations")
     public static let confirmation = Endpoint("GET", "/v1/confirmations/{confirmationId}")
@@ -105,12 +110,13 @@ extension Endpoint {
 
     /// Every endpoint of the protocol.
     public static let all: [Endpoint] = [
-        health, openAPI, jwks, policy, createAccount, account, setPassword, startEnrollment, completeEnrollment,
-        pollEnrollment, decideEnrollment, passwordSession, challenge, login, refresh, logout, stepUp, devices,
-        removeDevice, optOut, setPIN, inbox, createConfirmation, confirmation, decideConfirmation, startWebLogin,
-        pollWebLogin, decideWebLogin, introspect, passkeyRegistrationOptions, passkeyRegistrationVerify,
-        passkeyAuthenticationOptions, passkeyAuthenticationVerify, passkeys, removePasskey, openIDConfiguration,
-        oauthAuthorize, oauthPushedRequest, oauthToken, oauthUserInfo, oauthUserInfoPost, oauthLogout, oauthRevoke,
-        oauthSignInRequest, oauthSignInComplete, oauthSignInCancel, legacyRegisterKey, legacyLogin,
+        health, openAPI, jwks, policy, createAccount, account, setPassword, createRecoveryCodes, accountNotices,
+        startEnrollment, completeEnrollment, pollEnrollment, decideEnrollment, passwordSession, challenge, login,
+        refresh, logout, sessions, endSession, stepUp, devices, removeDevice, optOut, setPIN, inbox, dismissNotice,
+        createConfirmation, confirmation, decideConfirmation, startWebLogin, pollWebLogin, decideWebLogin, introspect,
+        passkeyRegistrationOptions, passkeyRegistrationVerify, passkeyAuthenticationOptions,
+        passkeyAuthenticationVerify, passkeys, removePasskey, openIDConfiguration, oauthAuthorize, oauthPushedRequest,
+        oauthToken, oauthUserInfo, oauthUserInfoPost, oauthLogout, oauthRevoke, oauthSignInRequest,
+        oauthSignInComplete, oauthSignInCancel, legacyRegisterKey, legacyLogin,
     ]
 }

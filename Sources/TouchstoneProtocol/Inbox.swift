@@ -8,9 +8,12 @@ public struct InboxItemKind: RawRepresentable, Codable, Sendable, Hashable {
     public static let confirmation = Self(rawValue: "confirmation")
     public static let webLogin = Self(rawValue: "web-login")
     public static let enrollment = Self(rawValue: "enrollment")
+    /// A security notice (``SecurityNotice``): nothing to decide.
+    public static let notice = Self(rawValue: "notice")
 }
 
-/// One request waiting in a device's inbox (`GET /v1/devices/{deviceId}/inbox`).
+/// One request waiting in a device's inbox (`GET /v1/devices/{deviceId}/inbox`) for the device's decision. The inbox
+/// also holds security notices, which are not requests (``InboxEntry``).
 public struct InboxItem: Codable, Sendable, Equatable {
     public var kind: InboxItemKind
     public var id: String
@@ -59,12 +62,41 @@ public struct InboxItem: Codable, Sendable, Equatable {
     }
 }
 
-/// `GET /v1/devices/{deviceId}/inbox` answer.
+/// `GET /v1/devices/{deviceId}/inbox` answer: `{items:[…]}`, requests and security notices in one array.
 public struct Inbox: Codable, Sendable {
-    public var items: [InboxItem]
+    /// Every item, as the server lists it.
+    public var entries: [InboxEntry]
 
+    /// The requests among the items (what waits for a decision); notices are in ``notices``.
+    public var items: [InboxItem] {
+        entries.compactMap { if case .request(let item) = $0 { item } else { nil } }
+    }
+
+    /// The security notices among the items.
+    public var notices: [SecurityNotice] {
+        entries.compactMap { if case .notice(let notice) = $0 { notice } else { nil } }
+    }
+
+    public init(entries: [InboxEntry]) {
+        self.entries = entries
+    }
+
+    /// An inbox of requests only.
     public init(items: [InboxItem]) {
-        self.items = items
+        self.entries = items.map(InboxEntry.request)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case items
+    }
+
+    public init(from decoder: any Decoder) throws {
+        entries = try decoder.container(keyedBy: CodingKeys.self).decode([InboxEntry].self, forKey: .items)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entries, forKey: .items)
     }
 }
 

@@ -24,6 +24,7 @@ public struct ProblemCode: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let signupDisabled = Self(rawValue: "signup_disabled")
     public static let invalidCredentials = Self(rawValue: "invalid_credentials")
     public static let tooManyAttempts = Self(rawValue: "too_many_attempts")
+    public static let recoveryCodeRequired = Self(rawValue: "recovery_code_required")
 
     public static let invalidProof = Self(rawValue: "invalid_proof")
     public static let challengeInvalid = Self(rawValue: "challenge_invalid")

@@ -87,3 +87,61 @@ public struct Session: Codable, Sendable, Equatable {
         try container.encode(scope, forKey: .scope)
     }
 }
+
+/// One live session of the user, in `GET /v1/sessions`.
+public struct SessionSummary: Codable, Sendable, Equatable {
+    /// The access tokens' `sid`.
+    public var sessionId: String
+    public var clientId: String
+    /// `null` (never omitted) for sessions without a device.
+    public var deviceId: String?
+    public var amr: [String]
+    public var acr: String
+    public var createdAt: Date
+    public var lastActivityAt: Date
+    /// The address that created the session, as text; `null` for sessions older than this member.
+    public var ip: String?
+    /// Whether this is the caller's own session.
+    public var current: Bool
+
+    public init(
+        sessionId: String, clientId: String, deviceId: String?, amr: [String], acr: String, createdAt: Date,
+        lastActivityAt: Date, ip: String?, current: Bool
+    ) {
+        self.sessionId = sessionId
+        self.clientId = clientId
+        self.deviceId = deviceId
+        self.amr = amr
+        self.acr = acr
+        self.createdAt = createdAt
+        self.lastActivityAt = lastActivityAt
+        self.ip = ip
+        self.current = current
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case sessionId, clientId, deviceId, amr, acr, createdAt, lastActivityAt, ip, current
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sessionId, forKey: .sessionId)
+        try container.encode(clientId, forKey: .clientId)
+        try container.encode(deviceId, forKey: .deviceId)
+        try container.encode(amr, forKey: .amr)
+        try container.encode(acr, forKey: .acr)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(lastActivityAt, forKey: .lastActivityAt)
+        try container.encode(ip, forKey: .ip)
+        try container.encode(current, forKey: .current)
+    }
+}
+
+/// `GET /v1/sessions` answer.
+public struct SessionList: Codable, Sendable, Equatable {
+    public var sessions: [SessionSummary]
+
+    public init(sessions: [SessionSummary]) {
+        self.sessions = sessions
+    }
+}

@@ -3,7 +3,8 @@ import ServiceLifecycle
 import TouchstoneDomain
 import TouchstoneStorage
 
-/// Deletes expired challenges, used-token digests, WebAuthn ceremonies and stale throttle rows once a minute.
+/// Deletes expired challenges, used-token digests, WebAuthn ceremonies, security notices and stale throttle rows once a
+/// minute.
 struct Housekeeping: Service {
     let store: any HousekeepingStore
     let clock: any WallClock

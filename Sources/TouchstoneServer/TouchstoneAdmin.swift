@@ -126,14 +126,30 @@ public final class TouchstoneAdmin: Sendable {
         }
     }
 
-    /// Revokes a device and ends its sessions.
+    /// Revokes a device and ends its sessions and those it approved; the user's other devices get a notice.
     public func revoke(deviceId: String) async throws {
+        let now = clock.now()
         guard let device = try await store.device(id: deviceId),
-            try await store.revokeDevice(id: deviceId, reason: "revoked by administrator", at: clock.now())
+            try await store.revokeDevice(
+                id: deviceId, reason: "revoked by administrator", at: now,
+                notices: [
+                    SecurityNotices.draft(
+                        .deviceRemoved, userId: device.userId, device: device, actingDevice: nil, ip: nil, at: now)
+                ])
         else {
             throw ConfigurationError("no active device \(deviceId)")
         }
         await audit("device.revoke", userId: device.userId, deviceId: deviceId, detail: "by administrator")
+    }
+
+    /// Resets a user for a helpdesk that has checked their identity out of band: revokes every device and passkey,
+    /// ends every session (provider sessions included) and unfinished enrolment, and spends every recovery code. The
+    /// password then enrols a new device as the user's first.
+    /// - Throws: ``ConfigurationError`` for an unknown username.
+    public func resetUser(username: String) async throws {
+        guard let user = try await store.user(username: username) else { throw ConfigurationError("no user \(username)") }
+        try await store.resetUser(userId: user.id, at: clock.now())
+        await audit("admin.user.reset", userId: user.id, detail: username)
     }
 
     public func auditEvents(since: Date?, username: String?) async throws -> [AuditEvent] {

@@ -8,7 +8,8 @@ struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Manage apps, API keys, users, devices and signing keys on the database.",
         subcommands: [
-            AppCommand.self, APIKeyCommand.self, Users.self, Devices.self, Revoke.self, Audit.self, SigningKey.self,
+            AppCommand.self, APIKeyCommand.self, Users.self, UserCommand.self, Devices.self, Revoke.self, Audit.self,
+            SigningKey.self,
         ])
 }
 
@@ -208,6 +209,26 @@ struct Devices: AsyncParsableCommand {
             print(
                 "\(device.deviceId)  \(device.username)  \(device.name) (\(device.model))  \(device.clientId)  biometric=\(device.biometric)  attestation=\(device.attestation?.rawValue ?? "none")  \(state)"
             )
+        }
+    }
+}
+
+struct UserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user", abstract: "Act on one user.", subcommands: [Reset.self])
+
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: """
+                Reset a user after checking their identity out of band: revoke every device and passkey, end every \
+                session and unfinished enrolment, spend every recovery code. The password then enrols a new device.
+                """)
+        @Argument(help: "The user's username.") var username: String
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            try await withAdmin(database) { try await $0.resetUser(username: username) }
+            print("user \(username) reset: every device, passkey, session and recovery code is gone; the password enrols a new device")
         }
     }
 }

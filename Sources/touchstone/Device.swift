@@ -8,7 +8,8 @@ struct Device: AsyncParsableCommand {
         abstract: "Act as a device on this machine: register, log in, opt out, deregister.",
         subcommands: [
             Register.self, Login.self, Unlock.self, StepUp.self, SetPIN.self, Inbox.self, Approve.self, Deny.self,
-            OptOut.self, Deregister.self, Reset.self, Status.self,
+            Dismiss.self, RecoveryCodes.self, Sessions.self, EndSession.self, OptOut.self, Deregister.self, Reset.self,
+            Status.self,
         ])
 
     @OptionGroup var options: DeviceOptionValues
@@ -150,6 +151,8 @@ func explain(_ error: TouchstoneError, options: DeviceOptions) -> String {
         return "pick the number the browser or the new device shows with --number"
     case .transport:
         return error.message
+    case .server where error.serverCode == .recoveryCodeRequired:
+        return "no device of yours can approve this one: register with --recovery-code and one of your recovery codes"
     case .server:
         return "the server refused (\(error.serverCode?.rawValue ?? "unknown")): \(error.message)"
     default:
@@ -181,6 +184,11 @@ extension Device {
         @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
         @Option(help: "The app PIN to set (asked without echo when absent).") var pin: String?
         @Flag(help: "Report this device as compromised (to test the integrity gate).") var compromised = false
+        @Option(
+            help: """
+                One of your recovery codes, when no other device of yours can approve this one (it is then spent).
+                """)
+        var recoveryCode: String?
         @OptionGroup var testAttestation: InsecureTestAttestationOptions
 
         func run() async throws {
@@ -195,7 +203,9 @@ extension Device {
                     throw TouchstoneError(.userCancelled, "no password")
                 }
                 guard let pin = pin ?? askPIN() else { throw TouchstoneError(.userCancelled, "no PIN") }
-                let session = try await client.register(username: username, password: password, pin: pin) { pending in
+                let session = try await client.register(
+                    username: username, password: password, pin: pin, recoveryCode: recoveryCode
+                ) { pending in
                     Terminal.printLine(
                         "approve this device on your other device: pick \(pending.number) there (waiting until \(pending.expiresAt.formatted(date: .omitted, time: .shortened)); Ctrl-C stops)"
                     )
@@ -359,20 +369,107 @@ extension Device {
 
     struct Inbox: DeviceSubcommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show requests waiting for this device: confirmations, web logins, new devices.")
+            abstract: """
+                Show requests waiting for this device (confirmations, web logins, new devices) and security notices \
+                about the account.
+                """)
         @OptionGroup var own: DeviceOptionValues
         @ParentCommand var device: Device
-        @Option(help: "Wait up to this many seconds (at most 30) for a request to arrive.") var wait = 0
+        @Option(help: "Wait up to this many seconds (at most 30) for an item to arrive.") var wait = 0
 
         func run() async throws {
             try await runDevice(options) {
-                let items = try await options.client().pendingRequests(waitSeconds: wait)
+                let entries = try await options.client().inbox(waitSeconds: wait)
                 if options.json {
-                    print(String(decoding: try WireCoding.encoder().encode(TouchstoneProtocol.Inbox(items: items)), as: UTF8.self))
+                    print(
+                        String(
+                            decoding: try WireCoding.encoder().encode(TouchstoneProtocol.Inbox(entries: entries)),
+                            as: UTF8.self))
                     return
                 }
-                if items.isEmpty { print("nothing is waiting") }
-                for item in items { print(describe(item)) }
+                if entries.isEmpty { print("nothing is waiting") }
+                for entry in entries {
+                    switch entry {
+                    case .request(let item): print(describe(item))
+                    case .notice(let notice): print(describe(notice))
+                    }
+                }
+            }
+        }
+    }
+
+    struct Dismiss: DeviceSubcommand {
+        static let configuration = CommandConfiguration(abstract: "Dismiss a security notice from the inbox.")
+        @OptionGroup var own: DeviceOptionValues
+        @ParentCommand var device: Device
+        @Argument(help: "The notice's id, from `device inbox`.") var id: String
+
+        func run() async throws {
+            try await runDevice(options) {
+                try await options.client().dismissNotice(id: id)
+                print("notice \(id) dismissed")
+            }
+        }
+    }
+
+    struct RecoveryCodes: DeviceSubcommand {
+        static let configuration = CommandConfiguration(
+            commandName: "recovery-codes",
+            abstract: """
+                Create the account's ten recovery codes (replacing earlier ones); needs a step-up first. Keep them \
+                somewhere safe: each lets a new device join without this one.
+                """)
+        @OptionGroup var own: DeviceOptionValues
+        @ParentCommand var device: Device
+
+        func run() async throws {
+            try await runDevice(options) {
+                let codes = try await options.client().createRecoveryCodes()
+                if options.json {
+                    print(String(decoding: try WireCoding.encoder().encode(TouchstoneProtocol.RecoveryCodes(codes: codes)), as: UTF8.self))
+                    return
+                }
+                Terminal.printLine(
+                    "your recovery codes (shown only now; each works once, and they replace any earlier ones):")
+                for code in codes { print(code) }
+            }
+        }
+    }
+
+    struct Sessions: DeviceSubcommand {
+        static let configuration = CommandConfiguration(abstract: "List the account's live sessions.")
+        @OptionGroup var own: DeviceOptionValues
+        @ParentCommand var device: Device
+
+        func run() async throws {
+            try await runDevice(options) {
+                let sessions = try await options.client().sessions()
+                if options.json {
+                    print(String(decoding: try WireCoding.encoder().encode(SessionList(sessions: sessions)), as: UTF8.self))
+                    return
+                }
+                for session in sessions {
+                    let via = session.deviceId.map { "device \($0)" } ?? "no device"
+                    print(
+                        "\(session.sessionId)  \(session.clientId)  \(session.amr.joined(separator: ",")) \(session.acr)  \(via)  from \(session.ip ?? "?")  since \(session.createdAt.formatted(.iso8601))\(session.current ? "  (this one)" : "")"
+                    )
+                }
+            }
+        }
+    }
+
+    struct EndSession: DeviceSubcommand {
+        static let configuration = CommandConfiguration(
+            commandName: "end-session",
+            abstract: "End one of the account's sessions (another one than this needs a step-up first).")
+        @OptionGroup var own: DeviceOptionValues
+        @ParentCommand var device: Device
+        @Argument(help: "The session's id, from `device sessions`.") var id: String
+
+        func run() async throws {
+            try await runDevice(options) {
+                try await options.client().endSession(id: id)
+                print("session \(id) ended")
             }
         }
     }
@@ -423,6 +520,27 @@ func describe(_ item: InboxItem) -> String {
     default:
         return "\(item.id)  new device \"\(item.name ?? "")\" (\(item.model ?? "")) from \(item.ip ?? "?") wants to join your account: pick its number \(numbers(item))  (\(asker))"
     }
+}
+
+/// One line for a person: what happened to the account.
+func describe(_ notice: SecurityNotice) -> String {
+    let detail = notice.detail
+    let device = detail.deviceName.map { "\"\($0)\"" } ?? detail.deviceId ?? "a device"
+    let what =
+        switch notice.event {
+        case .deviceAdded: "device \(device) was added to your account"
+        case .deviceRemoved: "device \(device) was removed from your account"
+        case .passwordChanged: "your password was changed"
+        case .pinChanged: "the PIN of \(device) was changed"
+        case .recoveryCodesCreated: "new recovery codes were created (the earlier ones no longer work)"
+        case .recoveryCodeUsed: "a recovery code was used to add \(device)"
+        case .passkeyAdded: "passkey \"\(detail.passkeyName ?? "")\" was added"
+        case .passkeyRemoved: "passkey \"\(detail.passkeyName ?? "")\" was removed"
+        case .sessionsEnded: "a session\(detail.deviceId == nil ? "" : " of \(device)") was ended"
+        default: notice.event.rawValue
+        }
+    let from = detail.ip.map { " from \($0)" } ?? ""
+    return "\(notice.id)  notice: \(what)\(from) at \(notice.at.formatted(.iso8601))  (dismiss with `device dismiss \(notice.id)`)"
 }
 
 /// The numbers to pick from, as `12 / 47 / 83`.

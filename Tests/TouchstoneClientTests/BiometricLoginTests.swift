@@ -198,7 +198,7 @@ struct BiometricLoginTests {
             let client = server.client(server.profile())
             let registered = try await server.register(client)
             let deviceId = try #require(registered.deviceId)
-            #expect(try await server.store.revokeDevice(id: deviceId, reason: "admin", at: Date()))
+            #expect(try await server.store.revokeDevice(id: deviceId, reason: "admin", at: Date(), notices: []))
             await expectError(.server, serverCode: .deviceRevoked) { try await client.login(prompt: "Log in") }
             await expectError(.server, serverCode: .deviceRevoked) { try await client.login(pin: LiveServer.pin) }
         }

@@ -56,7 +56,7 @@ struct DeregistrationTests {
             let client = server.client(profile)
             let registered = try await server.register(client)
             let deviceId = try #require(registered.deviceId)
-            #expect(try await server.store.revokeDevice(id: deviceId, reason: "admin", at: Date()))
+            #expect(try await server.store.revokeDevice(id: deviceId, reason: "admin", at: Date(), notices: []))
             try await client.deregister()
             #expect(try await client.status().registered == false)
             #expect(profile.credentialFiles.isEmpty)

@@ -71,7 +71,7 @@ import TouchstoneTestSupport
             #expect(try await get(proof).status == .ok)
             try h.expectProblem(try await get(proof), 401, .invalidDeviceProof)
             // A revoked device has no inbox.
-            _ = try await h.store.revokeDevice(id: enrolled.deviceId, reason: "test", at: h.now)
+            _ = try await h.store.revokeDevice(id: enrolled.deviceId, reason: "test", at: h.now, notices: [])
             try h.expectProblem(try await h.deviceInbox(device, deviceId: enrolled.deviceId), 401, .invalidDeviceProof)
         }
     }

@@ -18,7 +18,7 @@ import TouchstoneTestSupport
         _ harness: Harness, device: DeviceRecord, challenge: String
     ) async throws -> LoginCommit {
         let session = try await SessionService(environment: harness.runtime.environment).prepare(
-            userId: device.userId, device: device, clientId: device.clientId, amr: ["bio"], acr: "aal2")
+            userId: device.userId, device: device, clientId: device.clientId, amr: ["bio"], acr: "aal2", ip: nil)
         let thumbprint = try #require(device.biometricKeyThumbprint)
         return LoginCommit(
             challenge: challenge, deviceId: device.id,
@@ -42,7 +42,7 @@ import TouchstoneTestSupport
             let device = try #require(try await harness.store.device(id: enrolled.deviceId))
             let challenge = try await harness.challenge(enrolled.deviceId)
             // The login read the device while it was active; an administrator revokes it before the commit.
-            #expect(try await harness.store.revokeDevice(id: device.id, reason: "admin", at: harness.now))
+            #expect(try await harness.store.revokeDevice(id: device.id, reason: "admin", at: harness.now, notices: []))
             let commit = try await issue(harness, device: device, challenge: challenge)
             #expect(try await harness.store.commitLogin(commit) == .deviceRevoked)
             let sessionId = try #require(issuedSessionId(commit))

@@ -22,7 +22,7 @@ import TouchstoneTestSupport
             try h.expectProblem(
                 try await h.send(.post, "/v1/challenges", json: ChallengeRequest(deviceId: enrolled.deviceId, purpose: "step-up")),
                 400, .invalidRequest)
-            _ = try await h.store.revokeDevice(id: enrolled.deviceId, reason: "test", at: h.now)
+            _ = try await h.store.revokeDevice(id: enrolled.deviceId, reason: "test", at: h.now, notices: [])
             try h.expectProblem(try await h.send(.post, "/v1/challenges", json: ChallengeRequest(deviceId: enrolled.deviceId)), 403, .deviceRevoked)
         }
     }
@@ -267,7 +267,7 @@ import TouchstoneTestSupport
             let device = try await TestDevice()
             let enrolled = try await h.enroll(device)
             let challenge = try await h.challenge(enrolled.deviceId)
-            _ = try await h.store.revokeDevice(id: enrolled.deviceId, reason: "admin", at: h.now)
+            _ = try await h.store.revokeDevice(id: enrolled.deviceId, reason: "admin", at: h.now, notices: [])
             let assertion = try await device.assertion(deviceId: enrolled.deviceId, challenge: challenge, now: h.now)
             try h.expectProblem(
                 try await h.send(.post, "/v1/sessions", json: AssertionLoginRequest(clientId: "com.example.demo", assertion: assertion)),

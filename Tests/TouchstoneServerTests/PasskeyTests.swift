@@ -347,7 +347,7 @@ import TouchstoneWebAuthnTestSupport
             let profile = try await h.send(.get, "/v1/account", headers: h.bearer(session))
             #expect(profile.status == .ok)
             #expect(profile.headers[.cacheControl] == "no-store")
-            #expect(Set(try h.jsonObject(profile).keys) == ["userId", "username", "createdAt"])
+            #expect(Set(try h.jsonObject(profile).keys) == ["userId", "username", "createdAt", "recoveryCodesRemaining"])
             #expect(try h.decode(AccountProfile.self, profile) == AccountProfile(userId: userId, username: "ana", createdAt: h.now.roundedDownToSeconds))
             try h.expectProblem(try await h.send(.get, "/v1/account"), 401, .unauthorized)
         }

@@ -466,7 +466,9 @@ import TouchstoneTestSupport
             let tokens = try h.decode(OAuthTokenResponse.self, try await h.redeem(code, site))
             let userId = try #require(try await h.store.user(username: "ana")).id
             // As PUT /v1/account/password stores it.
-            try await h.store.setPassword(userId: userId, passwordHash: "changed", keepingSession: "none", at: h.now)
+            try await h.store.setPassword(
+                userId: userId, passwordHash: "changed", keepingSession: "none", at: h.now,
+                notice: SecurityNotices.draft(.passwordChanged, userId: userId, actingDevice: nil, ip: nil, at: h.now))
             _ = try h.signInRequestId(try await h.authorize(site.query(), cookie: cookie))
             #expect(try await h.userInfo(tokens.accessToken).status == .unauthorized)
         }
@@ -555,7 +557,7 @@ import TouchstoneTestSupport
             #expect(claims["acr"] as? String == "aal2" && claims["amr"] as? [String] == ["hwk", "fpt", "mfa"])
 
             // Removing the phone ends the browser's provider session and what was issued through it.
-            #expect(try await h.store.revokeDevice(id: enrolled.deviceId, reason: "admin", at: h.now))
+            #expect(try await h.store.revokeDevice(id: enrolled.deviceId, reason: "admin", at: h.now, notices: []))
             #expect(try await h.userInfo(tokens.accessToken).status == .unauthorized)
             _ = try h.signInRequestId(try await h.authorize(site.query(), cookie: cookie))
         }

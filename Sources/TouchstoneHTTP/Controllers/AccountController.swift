@@ -2,7 +2,7 @@ import Hummingbird
 import TouchstoneDomain
 import TouchstoneProtocol
 
-/// Accounts: sign-up, the password session, the account's profile, step-up and a new password.
+/// Accounts: sign-up, the password session, the account's profile, step-up, a new password and recovery codes.
 struct AccountController {
     let services: Services
 
@@ -15,6 +15,8 @@ struct AccountController {
             .on(.account, use: profile)
             .on(.stepUp, use: stepUp)
             .on(.setPassword, use: setPassword)
+            .on(.createRecoveryCodes, use: createRecoveryCodes)
+            .on(.accountNotices, use: notices)
         return routes
     }
 
@@ -46,5 +48,14 @@ struct AccountController {
         let body = try await request.decodeBody(PasswordRequest.self, context: context)
         try await services.stepUp.setPassword(body.password, by: identity, ip: context.clientAddress)
         return Response(status: .noContent)
+    }
+
+    @Sendable func notices(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
+        try Response.json(try await services.inbox.accountNotices(try context.requireIdentity()), noStore: true)
+    }
+
+    @Sendable func createRecoveryCodes(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
+        let codes = try await services.recovery.createCodes(by: try context.requireIdentity(), ip: context.clientAddress)
+        return try Response.json(codes, status: .created, noStore: true)
     }
 }

@@ -17,6 +17,7 @@ struct DeviceController {
         routes.group()
             .add(middleware: DeviceAuthenticator(sessions: services.sessions))
             .on(.inbox, use: inbox)
+            .on(.dismissNotice, use: dismissNotice)
         return routes
     }
 
@@ -54,5 +55,11 @@ struct DeviceController {
         }
         let inbox = try await services.inbox.inbox(of: try context.requireDevice(), waitSeconds: wait ?? 0)
         return try Response.json(inbox, noStore: true)
+    }
+
+    /// `DELETE …/inbox/{itemId}`: dismisses a notice.
+    @Sendable func dismissNotice(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
+        try await services.inbox.dismiss(try context.parameters.require("itemId"), by: try context.requireDevice())
+        return Response(status: .noContent)
     }
 }

@@ -17,7 +17,7 @@ struct EnrollmentController {
     }
 
     @Sendable func start(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
-        let body = try await request.decodeBody(PasswordLoginRequest.self, context: context)
+        let body = try await request.decodeBody(EnrollmentStartRequest.self, context: context)
         let started = try await enrollments.start(body, ip: context.clientAddress)
         return try Response.json(started, status: .created, noStore: true)
     }
@@ -34,7 +34,8 @@ struct EnrollmentController {
 
     @Sendable func poll(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
         let poll = try await enrollments.poll(
-            id: try context.parameters.require("enrollmentId"), pollSecret: request.headers[.pollSecret])
+            id: try context.parameters.require("enrollmentId"), pollSecret: request.headers[.pollSecret],
+            ip: context.clientAddress)
         return try Response.json(poll, noStore: true)
     }
 

@@ -69,7 +69,8 @@ struct ProviderController {
     @Sendable func token(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
         try await Self.answeringInOAuthTerms(context) {
             let form = try await Self.form(request, context: context)
-            let tokens = try await services.tokenEndpoint.token(form, credentials: try Self.credentials(request, form: form))
+            let tokens = try await services.tokenEndpoint.token(
+                form, credentials: try Self.credentials(request, form: form), ip: context.clientAddress)
             return try Response.json(tokens, noStore: true)
         }
     }

@@ -2,7 +2,8 @@ import Hummingbird
 import TouchstoneDomain
 import TouchstoneProtocol
 
-/// Sessions: a login challenge, the device's signed login, refresh, logout, and introspection for relying services.
+/// Sessions: a login challenge, the device's signed login, refresh, logout, the user's list of sessions and ending one
+/// of them, and introspection for relying services.
 struct SessionController {
     let services: Services
 
@@ -14,6 +15,8 @@ struct SessionController {
         routes.group()
             .add(middleware: BearerAuthenticator(sessions: services.sessions))
             .on(.logout, use: logout)
+            .on(.sessions, use: list)
+            .on(.endSession, use: endSession)
         routes.group()
             .add(middleware: APIKeyAuthenticator(environment: services.environment))
             .on(.introspect, use: introspect)
@@ -44,6 +47,16 @@ struct SessionController {
 
     @Sendable func logout(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
         try await services.sessions.end(try context.requireIdentity())
+        return Response(status: .noContent)
+    }
+
+    @Sendable func list(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
+        try Response.json(try await services.sessions.list(try context.requireIdentity()), noStore: true)
+    }
+
+    @Sendable func endSession(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
+        try await services.sessions.end(
+            try context.parameters.require("sessionId"), by: try context.requireIdentity(), ip: context.clientAddress)
         return Response(status: .noContent)
     }
 

@@ -23,7 +23,8 @@ struct WebLoginController {
 
     @Sendable func poll(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
         let poll = try await webLogins.poll(
-            try context.parameters.require("webLoginId"), pollSecret: request.headers[.pollSecret])
+            try context.parameters.require("webLoginId"), pollSecret: request.headers[.pollSecret],
+            ip: context.clientAddress)
         return try Response.json(poll, noStore: true)
     }
 

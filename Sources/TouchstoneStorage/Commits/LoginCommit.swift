@@ -6,8 +6,8 @@ package struct LoginCommit: Sendable {
     package enum Effect: Sendable {
         /// Nothing more (a refusal decided from the assertion and the device).
         case none
-        /// A binding mismatch: the device is revoked with its sessions.
-        case revokeDevice(reason: String)
+        /// A binding mismatch: the device is revoked with its sessions, leaving `notices` for the user's other devices.
+        case revokeDevice(reason: String, notices: [NoticeDraft])
         /// A login: for a PIN assertion the checked PIN is applied first (a wrong one is counted and ends the login);
         /// then the device is marked used, the session stored and the login audited — provided the device is still
         /// active and still holds the key that signed (`signedWithBiometricKey`, `keyThumbprint`).

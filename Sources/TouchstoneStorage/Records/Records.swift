@@ -190,6 +190,8 @@ package struct EnrollmentRecord: Sendable, Equatable {
     /// The number the new device shows, and the three its approver picks among (number matching).
     package var approvalNumber: Int?
     package var approvalNumbers: [Int]?
+    /// The digest of the recovery code the enrolment was started with, which its completion spends.
+    package var recoveryCodeHash: String?
 
     package init(
         id: String,
@@ -205,7 +207,8 @@ package struct EnrollmentRecord: Sendable, Equatable {
         createdAt: Date,
         approvalChallenge: String? = nil,
         approvalNumber: Int? = nil,
-        approvalNumbers: [Int]? = nil
+        approvalNumbers: [Int]? = nil,
+        recoveryCodeHash: String? = nil
     ) {
         self.id = id
         self.userId = userId
@@ -221,6 +224,7 @@ package struct EnrollmentRecord: Sendable, Equatable {
         self.approvalChallenge = approvalChallenge
         self.approvalNumber = approvalNumber
         self.approvalNumbers = approvalNumbers
+        self.recoveryCodeHash = recoveryCodeHash
     }
 }
 
@@ -360,6 +364,8 @@ package struct SessionRecord: Sendable, Equatable {
     package var scope: String?
     /// The provider session this OpenID Connect session was issued through; it ends with it.
     package var providerSessionId: String?
+    /// The address that created the session; `nil` for sessions stored before it was kept.
+    package var ip: String?
 
     package init(
         id: String,
@@ -374,7 +380,8 @@ package struct SessionRecord: Sendable, Equatable {
         revokedAt: Date? = nil,
         approvedBy: String? = nil,
         scope: String? = nil,
-        providerSessionId: String? = nil
+        providerSessionId: String? = nil,
+        ip: String? = nil
     ) {
         self.id = id
         self.userId = userId
@@ -389,6 +396,7 @@ package struct SessionRecord: Sendable, Equatable {
         self.approvedBy = approvedBy
         self.scope = scope
         self.providerSessionId = providerSessionId
+        self.ip = ip
     }
 }
 

@@ -2,19 +2,24 @@ import Foundation
 import SQLKit
 
 extension SQLStore {
-    package func setPIN(deviceId: String, pinHash: String) async throws -> Bool {
-        try await provider.write { database in
-            try await database.raw(
+    package func setPIN(deviceId: String, pinHash: String, notice: NoticeDraft) async throws -> Bool {
+        try await provider.transaction { database in
+            let set = try await database.raw(
                 """
                 UPDATE devices SET pin_hash = \(bind: pinHash), pin_failures = 0, pin_locked_at = NULL
                 WHERE id = \(bind: deviceId) AND revoked_at IS NULL RETURNING id
                 """
             ).first() != nil
+            if set { try await Self.insertNotices([notice], in: database) }
+            return set
         }
     }
 
-    package func setPassword(userId: String, passwordHash: String, keepingSession sessionId: String, at: Date) async throws {
+    package func setPassword(
+        userId: String, passwordHash: String, keepingSession sessionId: String, at: Date, notice: NoticeDraft
+    ) async throws {
         try await provider.transaction { database in
+            try await Self.insertNotices([notice], in: database)
             try await database.raw("UPDATE users SET password_hash = \(bind: passwordHash) WHERE id = \(bind: userId)").run()
             try await database.raw(
                 """

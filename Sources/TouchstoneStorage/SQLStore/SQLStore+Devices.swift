@@ -32,14 +32,19 @@ extension SQLStore {
         }
     }
 
-    package func revokeDevice(id: String, reason: String, at: Date) async throws -> Bool {
+    package func revokeDevice(id: String, reason: String, at: Date, notices: [NoticeDraft]) async throws -> Bool {
         try await provider.transaction { database in
-            try await Self.revokeDevice(id: id, reason: reason, at: at, in: database)
+            try await Self.revokeDevice(id: id, reason: reason, at: at, notices: notices, in: database)
         }
     }
 
-    /// Revokes an active device, its sessions and the sessions it approved, inside the caller's transaction.
-    package static func revokeDevice(id: String, reason: String, at: Date, in database: any SQLDatabase) async throws -> Bool {
+    /// Revokes an active device, its sessions and the sessions it approved (provider sessions included), and leaves
+    /// `notices` if it was active, inside the caller's transaction. Whatever a device approves is stored under a lock
+    /// on its row (``lockActiveDevice(_:in:)``), which the first statement here takes too, so it comes wholly before
+    /// this (and is ended here) or after it (and is refused).
+    package static func revokeDevice(
+        id: String, reason: String, at: Date, notices: [NoticeDraft] = [], in database: any SQLDatabase
+    ) async throws -> Bool {
         let revoked = try await database.raw(
             """
             UPDATE devices SET revoked_at = \(bind: at.storedSeconds), revoked_reason = \(bind: reason)
@@ -54,6 +59,7 @@ extension SQLStore {
                 """
             ).run()
             try await endProviderSessions(approvedBy: id, at: at, in: database)
+            try await insertNotices(notices, in: database)
         }
         return revoked
     }

@@ -9,10 +9,12 @@ extension SQLStore {
             else { return false }
             try await database.raw(
                 """
-                INSERT INTO enrollments (id, user_id, client_id, challenge, challenge_expires_at, state, created_at)
+                INSERT INTO enrollments (
+                    id, user_id, client_id, challenge, challenge_expires_at, state, created_at, recovery_code_hash)
                 VALUES (\(bind: enrollment.id), \(bind: enrollment.userId), \(bind: enrollment.clientId),
                     \(bind: enrollment.challenge), \(bind: enrollment.challengeExpiresAt.storedSeconds),
-                    \(bind: enrollment.state.rawValue), \(bind: enrollment.createdAt.storedSeconds))
+                    \(bind: enrollment.state.rawValue), \(bind: enrollment.createdAt.storedSeconds),
+                    \(bind: enrollment.recoveryCodeHash))
                 """
             ).run()
             return true
@@ -28,7 +30,7 @@ extension SQLStore {
 
     static let enrollmentColumns = """
         id, user_id, client_id, challenge, challenge_expires_at, state, poll_secret_hash, pending_expires_at, \
-        pending_device, device_id, created_at, approval_challenge, approval_number, approval_numbers
+        pending_device, device_id, created_at, approval_challenge, approval_number, approval_numbers, recovery_code_hash
         """
 
     static func enrollmentRecord(_ row: any SQLRow) throws -> EnrollmentRecord {
@@ -42,7 +44,8 @@ extension SQLStore {
             deviceId: try row.optionalString("device_id"), createdAt: try row.date("created_at"),
             approvalChallenge: try row.optionalString("approval_challenge"),
             approvalNumber: try row.decode(column: "approval_number", as: Int?.self),
-            approvalNumbers: try row.optionalString("approval_numbers").map { try fromJSON($0, as: [Int].self) })
+            approvalNumbers: try row.optionalString("approval_numbers").map { try fromJSON($0, as: [Int].self) },
+            recoveryCodeHash: try row.optionalString("recovery_code_hash"))
     }
 
     package func consumeEnrollmentChallenge(id: String, now: Date) async throws -> Bool {
@@ -108,9 +111,9 @@ extension SQLStore {
         }
     }
 
-    package func decideEnrollment(id: String, approvedDevice device: DeviceRecord?, by commit: DecisionCommit) async throws
-        -> DecisionCommit.Outcome
-    {
+    package func decideEnrollment(
+        id: String, approvedDevice device: DeviceRecord?, by commit: DecisionCommit, notices: [NoticeDraft]
+    ) async throws -> DecisionCommit.Outcome {
         try await provider.transaction { database in
             if let refused = try await Self.admitDecider(commit, in: database) { return refused }
             let decided = try await database.raw(
@@ -124,6 +127,7 @@ extension SQLStore {
             ).first() != nil
             guard decided else { return .notPending }
             if let device {
+                try await Self.insertNotices(notices, in: database)
                 try await Self.insertDevice(device, in: database)
             }
             return .recorded
@@ -152,25 +156,51 @@ extension SQLStore {
     }
 
     package func completeEnrollment(
-        id: String, device: DeviceRecord, replacing previous: String?, session: SessionRecord, refreshTokenHash: String
-    ) async throws -> Bool {
-        try await provider.transaction { database in
-            // A password change meanwhile cancelled the enrolment.
-            guard
-                try await database.raw(
-                    """
-                    UPDATE enrollments SET state = 'completed', device_id = \(bind: device.id)
-                    WHERE id = \(bind: id) AND state = 'consumed' RETURNING id
-                    """
-                ).first() != nil
-            else { return false }
-            if let previous {
-                _ = try await Self.revokeDevice(
-                    id: previous, reason: "replaced by \(device.id)", at: device.createdAt, in: database)
+        id: String, device: DeviceRecord, replacing previous: String?, condition: EnrollmentCondition,
+        session: SessionRecord, refreshTokenHash: String, notices: [NoticeDraft]
+    ) async throws -> EnrollmentCompletionOutcome {
+        do {
+            return try await provider.transaction { database in
+                // The user's row first, as a new set of recovery codes and a first passkey take it.
+                try await database.raw("UPDATE users SET id = id WHERE id = \(bind: device.userId)").run()
+                switch condition {
+                case .none:
+                    break
+                case .firstCredential:
+                    let hasDeviceOrPasskey = try await Self.hasCredentials(userId: device.userId, in: database)
+                    let hasCodeOrPasskey = try await Self.hasRecoveryCredentials(userId: device.userId, in: database)
+                    if hasDeviceOrPasskey || hasCodeOrPasskey { throw CompletionRefused(outcome: .credentialsExist) }
+                case .recoveryCode(let hash):
+                    guard
+                        try await Self.spendRecoveryCode(
+                            userId: device.userId, hash: hash, at: device.createdAt, in: database)
+                    else { throw CompletionRefused(outcome: .recoveryCodeSpent) }
+                }
+                // A password change meanwhile cancelled the enrolment.
+                guard
+                    try await database.raw(
+                        """
+                        UPDATE enrollments SET state = 'completed', device_id = \(bind: device.id)
+                        WHERE id = \(bind: id) AND state = 'consumed' RETURNING id
+                        """
+                    ).first() != nil
+                else { throw CompletionRefused(outcome: .cancelled) }
+                if let previous {
+                    _ = try await Self.revokeDevice(
+                        id: previous, reason: "replaced by \(device.id)", at: device.createdAt, in: database)
+                }
+                try await Self.insertNotices(notices, in: database)
+                try await Self.insertDevice(device, in: database)
+                try await Self.insertSession(session, refreshTokenHash: refreshTokenHash, in: database)
+                return .completed
             }
-            try await Self.insertDevice(device, in: database)
-            try await Self.insertSession(session, refreshTokenHash: refreshTokenHash, in: database)
-            return true
+        } catch let refused as CompletionRefused {
+            return refused.outcome
         }
     }
+}
+
+/// Rolls back a completion that must store nothing, with what stopped it.
+private struct CompletionRefused: Error {
+    let outcome: EnrollmentCompletionOutcome
 }

@@ -10,6 +10,10 @@ extension SQLStore {
         try await provider.write { database in
             try await database.raw("DELETE FROM used_tokens WHERE expires_at <= \(bind: seconds)").run()
         }
+        // Security notices expire after 30 days.
+        try await provider.write { database in
+            try await database.raw("DELETE FROM notices WHERE expires_at <= \(bind: seconds)").run()
+        }
         try await provider.write { database in
             try await database.raw("DELETE FROM webauthn_ceremonies WHERE expires_at <= \(bind: seconds)").run()
         }

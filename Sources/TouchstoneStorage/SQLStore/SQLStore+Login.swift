@@ -16,8 +16,9 @@ extension SQLStore {
             switch login.effect {
             case .none:
                 return .committed
-            case .revokeDevice(let reason):
-                _ = try await Self.revokeDevice(id: login.deviceId, reason: reason, at: login.now, in: database)
+            case .revokeDevice(let reason, let notices):
+                _ = try await Self.revokeDevice(
+                    id: login.deviceId, reason: reason, at: login.now, notices: notices, in: database)
                 return .committed
             case .issue(let session, let refreshTokenHash, let biometric, let thumbprint, let pin, let audit):
                 if let pin {

@@ -49,6 +49,14 @@ extension SQLStore {
         ).first() != nil
     }
 
+    /// Locks an active device's row until commit; `false` when it is revoked or unknown. A revocation locks the same row
+    /// first, so what the device approved and is stored under this lock comes wholly before or after it.
+    static func lockActiveDevice(_ deviceId: String, in database: any SQLDatabase) async throws -> Bool {
+        try await database.raw(
+            "UPDATE devices SET id = id WHERE id = \(bind: deviceId) AND revoked_at IS NULL RETURNING id"
+        ).first() != nil
+    }
+
     /// Whether the device is revoked (or gone), after ``lockActiveDevice(_:signedWithBiometricKey:keyThumbprint:in:)``
     /// refused: otherwise its key was removed.
     static func isRevoked(_ deviceId: String, in database: any SQLDatabase) async throws -> Bool {

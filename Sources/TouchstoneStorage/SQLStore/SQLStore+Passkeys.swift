@@ -81,7 +81,7 @@ extension SQLStore {
         }
     }
 
-    private static func hasCredentials(userId: String, in database: any SQLDatabase) async throws -> Bool {
+    static func hasCredentials(userId: String, in database: any SQLDatabase) async throws -> Bool {
         try await database.raw(
             """
             SELECT 1 AS found WHERE EXISTS (SELECT 1 FROM passkeys WHERE user_id = \(bind: userId))
@@ -90,7 +90,9 @@ extension SQLStore {
         ).first() != nil
     }
 
-    package func createPasskey(_ p: PasskeyRecord, firstCredentialOnly: Bool) async throws -> PasskeyInsertion {
+    package func createPasskey(_ p: PasskeyRecord, firstCredentialOnly: Bool, notice: NoticeDraft) async throws
+        -> PasskeyInsertion
+    {
         try await provider.transaction { database in
             // Lock the user's row first, so that two first registrations cannot both see "no credential yet".
             try await database.raw("UPDATE users SET id = id WHERE id = \(bind: p.userId)").run()
@@ -107,7 +109,9 @@ extension SQLStore {
                 ON CONFLICT (credential_id) DO NOTHING RETURNING credential_id
                 """
             ).first() != nil
-            return inserted ? .stored : .credentialExists
+            guard inserted else { return .credentialExists }
+            try await Self.insertNotices([notice], in: database)
+            return .stored
         }
     }
 
@@ -129,14 +133,16 @@ extension SQLStore {
         }
     }
 
-    package func deletePasskey(credentialId: String, userId: String) async throws -> Bool {
-        try await provider.write { database in
-            try await database.raw(
+    package func deletePasskey(credentialId: String, userId: String, notice: NoticeDraft) async throws -> Bool {
+        try await provider.transaction { database in
+            let deleted = try await database.raw(
                 """
                 DELETE FROM passkeys WHERE credential_id = \(bind: credentialId) AND user_id = \(bind: userId)
                 RETURNING credential_id
                 """
             ).first() != nil
+            if deleted { try await Self.insertNotices([notice], in: database) }
+            return deleted
         }
     }
 

@@ -110,6 +110,11 @@ extension SQLStore {
             if let (session, tokenHash, signIn) = newSession {
                 // The user's row first (as a password change takes it), then the page's session still live.
                 _ = try await database.raw("UPDATE users SET id = id WHERE id = \(bind: session.userId) RETURNING id").first()
+                // A sign-in a device approved lives only while that device does: its row stays locked until commit, so
+                // that a revocation comes wholly before (nothing stored) or after (and ends this sign-in).
+                if let approver = session.approvedBy, !(try await Self.lockActiveDevice(approver, in: database)) {
+                    throw NothingStored()
+                }
                 guard
                     try await database.raw(
                         "SELECT id FROM sessions WHERE id = \(bind: signIn) AND revoked_at IS NULL"
@@ -196,6 +201,10 @@ extension SQLStore {
                 """
             ).first() != nil
             guard live else { return .providerSessionEnded }
+            // As for a new sign-in: a session a device approved is stored only while the device is active.
+            if let approver = session.approvedBy, !(try await Self.lockActiveDevice(approver, in: database)) {
+                return .providerSessionEnded
+            }
             let spent = try await database.raw(
                 """
                 UPDATE authorization_codes SET used_at = \(bind: now.storedSeconds), session_id = \(bind: session.id)
@@ -218,19 +227,24 @@ extension SQLStore {
 
     package func endProviderSession(id: String, at now: Date) async throws {
         try await provider.transaction { database in
-            try await database.raw(
-                """
-                UPDATE provider_sessions SET ended_at = \(bind: now.storedSeconds)
-                WHERE id = \(bind: id) AND ended_at IS NULL
-                """
-            ).run()
-            try await database.raw(
-                """
-                UPDATE sessions SET revoked_at = \(bind: now.storedSeconds), revoked_reason = 'provider logout'
-                WHERE provider_session_id = \(bind: id) AND revoked_at IS NULL
-                """
-            ).run()
+            try await Self.endProviderSession(id: id, at: now, in: database)
         }
+    }
+
+    /// Ends a provider session and the sessions issued through it, inside the caller's transaction.
+    static func endProviderSession(id: String, at now: Date, in database: any SQLDatabase) async throws {
+        try await database.raw(
+            """
+            UPDATE provider_sessions SET ended_at = \(bind: now.storedSeconds)
+            WHERE id = \(bind: id) AND ended_at IS NULL
+            """
+        ).run()
+        try await database.raw(
+            """
+            UPDATE sessions SET revoked_at = \(bind: now.storedSeconds), revoked_reason = 'provider logout'
+            WHERE provider_session_id = \(bind: id) AND revoked_at IS NULL
+            """
+        ).run()
     }
 
     /// Ends the provider sessions of a user, or those a device approved, inside the caller's transaction.

@@ -27,11 +27,12 @@ extension SQLStore {
             """
             INSERT INTO sessions (
                 id, user_id, device_id, client_id, amr, acr, auth_time, last_activity_at, created_at, approved_by, scope,
-                provider_session_id)
+                provider_session_id, ip)
             VALUES (\(bind: session.id), \(bind: session.userId), \(bind: session.deviceId), \(bind: session.clientId),
                 \(bind: amr), \(bind: session.acr), \(bind: session.authTime.storedSeconds),
                 \(bind: session.lastActivityAt.storedSeconds), \(bind: session.createdAt.storedSeconds),
-                \(bind: session.approvedBy), \(bind: session.scope), \(bind: session.providerSessionId))
+                \(bind: session.approvedBy), \(bind: session.scope), \(bind: session.providerSessionId),
+                \(bind: session.ip))
             """
         ).run()
         try await database.raw(
@@ -44,7 +45,7 @@ extension SQLStore {
 
     static let sessionColumns = """
         s.id, s.user_id, s.device_id, s.client_id, s.amr, s.acr, s.auth_time, s.last_activity_at, s.created_at, \
-        s.revoked_at, s.approved_by, s.scope, s.provider_session_id
+        s.revoked_at, s.approved_by, s.scope, s.provider_session_id, s.ip
         """
 
     package func session(id: String) async throws -> SessionRecord? {
@@ -107,6 +108,41 @@ extension SQLStore {
         ).run()
     }
 
+    package func unendedSessions(userId: String, activeSince: Date) async throws -> [SessionRecord] {
+        try await provider.read { database in
+            try await database.raw(
+                """
+                SELECT \(unsafeRaw: Self.sessionColumns) FROM sessions s
+                WHERE s.user_id = \(bind: userId) AND s.revoked_at IS NULL
+                    AND s.last_activity_at >= \(bind: activeSince.storedSeconds)
+                ORDER BY s.created_at, s.id
+                """
+            ).all().map(Self.sessionRecord)
+        }
+    }
+
+    package func endSession(id: String, userId: String, reason: String, at: Date, notice: NoticeDraft?) async throws
+        -> Bool
+    {
+        try await provider.transaction { database in
+            let ended = try await database.raw(
+                """
+                UPDATE sessions SET revoked_at = \(bind: at.storedSeconds), revoked_reason = \(bind: reason)
+                WHERE id = \(bind: id) AND user_id = \(bind: userId) AND revoked_at IS NULL
+                RETURNING provider_session_id
+                """
+            ).first()
+            guard let ended else { return false }
+            // A session issued through a sign-in at the provider ends with that sign-in: otherwise the site would get
+            // a new one without asking.
+            if let providerSessionId = try ended.optionalString("provider_session_id") {
+                try await Self.endProviderSession(id: providerSessionId, at: at, in: database)
+            }
+            if let notice { try await Self.insertNotices([notice], in: database) }
+            return true
+        }
+    }
+
     private static func sessionRecord(_ row: any SQLRow) throws -> SessionRecord {
         SessionRecord(
             id: try row.string("id"), userId: try row.string("user_id"), deviceId: try row.optionalString("device_id"),
@@ -114,6 +150,7 @@ extension SQLStore {
             acr: try row.string("acr"), authTime: try row.date("auth_time"),
             lastActivityAt: try row.date("last_activity_at"), createdAt: try row.date("created_at"),
             revokedAt: try row.optionalDate("revoked_at"), approvedBy: try row.optionalString("approved_by"),
-            scope: try row.optionalString("scope"), providerSessionId: try row.optionalString("provider_session_id"))
+            scope: try row.optionalString("scope"), providerSessionId: try row.optionalString("provider_session_id"),
+            ip: try row.optionalString("ip"))
     }
 }

@@ -15,4 +15,9 @@ package protocol SessionStore: Sendable {
     /// - Returns: `false` when the token was not rotated by this call.
     func rotateRefreshToken(hash: String, newHash: String, sessionId: String, at: Date) async throws -> Bool
     func revokeSession(id: String, reason: String, at: Date) async throws
+    /// The user's sessions that are not ended and were active at or after `activeSince`, oldest first.
+    func unendedSessions(userId: String, activeSince: Date) async throws -> [SessionRecord]
+    /// In one transaction: ends the user's session `id` (and the provider session it was issued through, with that
+    /// one's sessions) and leaves `notice`; `false` (nothing written) when the user has no such unended session.
+    func endSession(id: String, userId: String, reason: String, at: Date, notice: NoticeDraft?) async throws -> Bool
 }

@@ -2,7 +2,7 @@
 /// statements or one transaction, never a read followed by a write in Swift.
 package typealias TouchstoneStore = AppStore & UserStore & EnrollmentStore & DeviceStore & ChallengeStore & LoginStore
     & SessionStore & ThrottleStore & ServerKeyStore & ConfirmationStore & WebLoginStore & LegacyKeyStore & PasskeyStore
-    & AuditStore & HousekeepingStore & ProviderStore & RateLimitStore
+    & AuditStore & HousekeepingStore & ProviderStore & RateLimitStore & NoticeStore & RecoveryStore
 
 /// Store failures the domain maps to protocol errors.
 package enum StoreError: Error, Equatable {

@@ -7,6 +7,8 @@ package protocol UserStore: Sendable {
     func user(username: String) async throws -> UserRecord?
     func user(id: String) async throws -> UserRecord?
     func users() async throws -> [UserRecord]
-    /// In one transaction: sets the user's password hash and ends every other session of the user.
-    func setPassword(userId: String, passwordHash: String, keepingSession sessionId: String, at: Date) async throws
+    /// In one transaction: sets the user's password hash, ends every other session of the user and leaves `notice`.
+    func setPassword(
+        userId: String, passwordHash: String, keepingSession sessionId: String, at: Date, notice: NoticeDraft
+    ) async throws
 }

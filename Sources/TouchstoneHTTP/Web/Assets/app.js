@@ -1,4 +1,5 @@
-// Touchstone web page: sign in with a passkey, a password or a phone approval; manage passkeys and devices.
+// Touchstone web page: sign in with a passkey, a password or a phone approval; manage passkeys, devices, sessions and
+// recovery codes, and see the account's security notices.
 // Tokens live in this module's memory only: no cookies, no localStorage, no sessionStorage.
 
 // The account app the server accepts the page's tokens for (`serve --account-client-id`).
@@ -21,7 +22,8 @@ const state = {
   tickTimer: null,
   approval: null, // { id, pollSecret, number, deadline, timer, username }
   ceremony: null, // AbortController of the WebAuthn call in flight
-  pendingRemoval: null, // { kind, id, name }
+  pendingRemoval: null, // { kind, id, name }: a passkey, device or session to remove, or "recovery-codes" to create
+  recoveryCodes: null, // the codes just created, shown once and forgotten when hidden
   signIn: null, // { requestId, clientName, requiredAcr } while a site waits for this sign-in (OpenID Connect)
 };
 
@@ -430,6 +432,9 @@ function clearSession() {
   $("topbar-session").hidden = true;
   $("passkey-list").replaceChildren();
   $("device-list").replaceChildren();
+  $("session-list").replaceChildren();
+  $("notice-list").replaceChildren();
+  hideRecoveryCodes();
   const dialog = $("dialog-remove");
   if (dialog.open) dialog.close();
 }
@@ -891,6 +896,8 @@ const ICONS = {
     "M7 14a5 5 0 1 1 4.9-6H22v4h-2v3h-3v-3h-5.1A5 5 0 0 1 7 14zm0-7a2 2 0 1 0 0 4 2 2 0 0 0 0-4z",
   device:
     "M8 2h8a2 2 0 0 1 2 2v16a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2zm0 3v13h8V5H8zm4 14.2a1 1 0 1 0 0 2 1 1 0 0 0 0-2z",
+  session:
+    "M3 4h18a1 1 0 0 1 1 1v11a1 1 0 0 1-1 1h-7v2h3v2H7v-2h3v-2H3a1 1 0 0 1-1-1V5a1 1 0 0 1 1-1zm1 2v9h16V6H4z",
 };
 
 function iconElement(kind) {
@@ -909,7 +916,7 @@ function badge(text, neutral = false) {
   return element;
 }
 
-function itemElement(kind, id, name, meta, badges) {
+function itemElement(kind, id, name, meta, badges, actionLabel = "Remove") {
   const item = $("item-template").content.firstElementChild.cloneNode(true);
   item.dataset.id = id;
   item.dataset.kind = kind;
@@ -918,13 +925,14 @@ function itemElement(kind, id, name, meta, badges) {
   for (const element of badges) item.querySelector(".item-title").append(element);
   item.querySelector(".item-meta").textContent = meta;
   const remove = item.querySelector(".item-remove");
-  remove.setAttribute("aria-label", `Remove ${name}`);
+  remove.textContent = actionLabel;
+  remove.setAttribute("aria-label", `${actionLabel} ${name}`);
   remove.addEventListener("click", () => openRemove({ kind, id, name }));
   return item;
 }
 
 async function loadLists() {
-  await Promise.all([loadProfile(), loadPasskeys(), loadDevices()]);
+  await Promise.all([loadProfile(), loadPasskeys(), loadDevices(), loadSessions(), loadNotices()]);
 }
 
 /** Who is signed in: a usernameless passkey sign-in learns the username here. */
@@ -935,6 +943,7 @@ async function loadProfile() {
     state.username = profile.username;
     $("topbar-user").textContent = `Signed in as ${state.username}`;
     renderAccount();
+    renderRecoveryRemaining(profile.recoveryCodesRemaining);
   } catch {
     // The account page still works without the name; renderAccount shows the account id instead.
   }
@@ -991,6 +1000,141 @@ async function loadDevices() {
     $("devices-empty").hidden = true;
     showError($("devices-error"), `Your devices could not be loaded. ${messageFor(error)}`);
   }
+}
+
+// The session id (`sid`) of an access token, to tell this session in the list.
+function sessionIdOf(session) {
+  try {
+    const payload = session.accessToken.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+    return JSON.parse(atob(payload)).sid;
+  } catch {
+    return null;
+  }
+}
+
+function renderRecoveryRemaining(remaining) {
+  const count = Number.isInteger(remaining) ? remaining : 0;
+  $("recovery-remaining").textContent =
+    count === 0
+      ? "You have no unused recovery codes."
+      : `${count} unused recovery code${count === 1 ? "" : "s"} left.`;
+}
+
+const CLIENT_NAMES = { [CLIENT_ID]: "Touchstone account page" };
+
+async function loadSessions() {
+  try {
+    const answer = await authed("GET", "/v1/sessions");
+    if (!state.session) return;
+    showError($("sessions-error"), "");
+    const items = answer.sessions.map((session) => {
+      const factors = (session.amr || []).map((value) => AMR_NAMES[value] || value).join(" + ");
+      const where = session.deviceId ? "Registered device" : CLIENT_NAMES[session.clientId] || session.clientId;
+      const meta = [
+        factors,
+        session.ip ? `from ${session.ip}` : null,
+        `signed in ${relativeTime(session.createdAt)}`,
+        `active ${relativeTime(session.lastActivityAt)}`,
+      ]
+        .filter(Boolean)
+        .join(" · ");
+      const badges = session.current ? [badge("This session", true)] : [];
+      return itemElement("session", session.sessionId, where, meta, badges, "Sign out");
+    });
+    $("session-list").replaceChildren(...items);
+  } catch (error) {
+    if (!state.session) return;
+    showError($("sessions-error"), `Your sessions could not be loaded. ${messageFor(error)}`);
+  }
+}
+
+const NOTICE_TEXT = {
+  device_added: (d) => `A device was added: ${d.deviceName || "unnamed device"}.`,
+  device_removed: (d) => `A device was removed: ${d.deviceName || "unnamed device"}.`,
+  password_changed: () => "Your password was changed.",
+  pin_changed: (d) => `The app PIN of ${d.deviceName || "a device"} was changed.`,
+  recovery_codes_created: () => "New recovery codes were created; the earlier ones no longer work.",
+  recovery_code_used: (d) => `A recovery code was used to add ${d.deviceName || "a device"}.`,
+  passkey_added: (d) => `A passkey was added: ${d.passkeyName || "Passkey"}.`,
+  passkey_removed: (d) => `A passkey was removed: ${d.passkeyName || "Passkey"}.`,
+  sessions_ended: (d) => (d.deviceName ? `A session of ${d.deviceName} was ended.` : "A session was ended."),
+};
+
+async function loadNotices() {
+  try {
+    const answer = await authed("GET", "/v1/account/notices");
+    if (!state.session) return;
+    showError($("notices-error"), "");
+    const items = answer.notices
+      .slice()
+      .reverse()
+      .map((notice) => {
+        const item = document.createElement("li");
+        item.dataset.event = notice.event;
+        const text = NOTICE_TEXT[notice.event];
+        item.textContent = text ? text(notice.detail || {}) : notice.event;
+        const time = document.createElement("span");
+        time.className = "notice-time";
+        time.textContent = [relativeTime(notice.at), notice.detail && notice.detail.ip ? `from ${notice.detail.ip}` : null]
+          .filter(Boolean)
+          .join(" · ");
+        item.append(time);
+        return item;
+      });
+    $("notice-list").replaceChildren(...items);
+    $("notices-empty").hidden = items.length > 0;
+  } catch (error) {
+    if (!state.session) return;
+    $("notices-empty").hidden = true;
+    showError($("notices-error"), `The security notices could not be loaded. ${messageFor(error)}`);
+  }
+}
+
+// Recovery codes: created behind a step-up, shown once, copied or downloaded as text
+
+function showRecoveryCodes(codes) {
+  state.recoveryCodes = codes;
+  const items = codes.map((code) => {
+    const item = document.createElement("li");
+    item.textContent = code;
+    return item;
+  });
+  $("recovery-code-list").replaceChildren(...items);
+  $("recovery-codes").hidden = false;
+  renderRecoveryRemaining(codes.length);
+}
+
+function hideRecoveryCodes() {
+  state.recoveryCodes = null;
+  $("recovery-code-list").replaceChildren();
+  $("recovery-codes").hidden = true;
+}
+
+function recoveryCodesText() {
+  const who = state.username ? ` for ${state.username}` : "";
+  return `Touchstone recovery codes${who} (${window.location.origin})\nEach code works once.\n\n${(state.recoveryCodes || []).join("\n")}\n`;
+}
+
+async function copyRecoveryCodes() {
+  if (!state.recoveryCodes) return;
+  try {
+    await navigator.clipboard.writeText(recoveryCodesText());
+    toast("Recovery codes copied.");
+  } catch {
+    showError($("recovery-error"), "The browser did not allow copying; select the codes and copy them, or download them.");
+  }
+}
+
+function downloadRecoveryCodes() {
+  if (!state.recoveryCodes) return;
+  const url = URL.createObjectURL(new Blob([recoveryCodesText()], { type: "text/plain" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = "touchstone-recovery-codes.txt";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 // Add a passkey
@@ -1061,7 +1205,18 @@ async function addPasskey(event) {
 const REMOVE_TEXT = {
   passkey: (name) => `You will no longer be able to sign in with the passkey “${name}”. It stays on the device until you delete it there.`,
   device: (name) => `“${name}” will be signed out and can no longer approve sign-ins or log in. To use it again, register it again.`,
+  session: (name) => `This session (${name}) will be signed out at once.`,
+  "recovery-codes": () => "You get ten new codes, shown once. Any earlier codes stop working.",
 };
+
+const REMOVE_TITLES = {
+  passkey: "Remove this passkey?",
+  device: "Remove this device?",
+  session: "Sign out this session?",
+  "recovery-codes": "Create new recovery codes?",
+};
+
+const REMOVE_BUTTONS = { passkey: "Remove", device: "Remove", session: "Sign out", "recovery-codes": "Create codes" };
 
 // Tells the browser's passkey manager that a passkey is gone here, so it stops offering it (WebAuthn Signal API,
 // where the browser has it).
@@ -1071,9 +1226,15 @@ function signalRemovedPasskey(credentialId) {
 }
 
 function openRemove(target) {
+  // This very session signs out at once, as the top bar's button does.
+  if (target.kind === "session" && state.session && target.id === sessionIdOf(state.session)) {
+    signOut();
+    return;
+  }
   state.pendingRemoval = target;
   const dialog = $("dialog-remove");
-  $("remove-title").textContent = target.kind === "passkey" ? "Remove this passkey?" : "Remove this device?";
+  $("remove-title").textContent = REMOVE_TITLES[target.kind];
+  $("remove-submit").textContent = REMOVE_BUTTONS[target.kind];
   showError($("remove-error"), "");
   $("remove-password").value = "";
   markInvalid($("remove-password"), false);
@@ -1123,15 +1284,32 @@ async function confirmRemove(event) {
     }
   }
   setBusy(button, true);
-  const path =
-    target.kind === "passkey"
-      ? `/v1/webauthn/credentials/${encodeURIComponent(target.id)}`
-      : `/v1/devices/${encodeURIComponent(target.id)}`;
+  const path = {
+    passkey: `/v1/webauthn/credentials/${encodeURIComponent(target.id)}`,
+    device: `/v1/devices/${encodeURIComponent(target.id)}`,
+    session: `/v1/sessions/${encodeURIComponent(target.id)}`,
+    "recovery-codes": "/v1/account/recovery-codes",
+  }[target.kind];
   try {
+    if (target.kind === "recovery-codes") {
+      const answer = await api("POST", path, { token: privilegedToken() });
+      $("dialog-remove").close();
+      state.pendingRemoval = null;
+      showRecoveryCodes(answer.codes);
+      loadNotices();
+      return;
+    }
     await api("DELETE", path, { token: privilegedToken() });
     $("dialog-remove").close();
     state.pendingRemoval = null;
+    if (target.kind === "session") {
+      toast("That session is signed out.");
+      await loadSessions();
+      loadNotices();
+      return;
+    }
     toast(`${target.kind === "passkey" ? "Passkey" : "Device"} “${target.name}” removed.`);
+    loadNotices();
     if (target.kind === "passkey") {
       signalRemovedPasskey(target.id);
       await loadPasskeys();
@@ -1148,6 +1326,9 @@ async function confirmRemove(event) {
       $("remove-step-up").hidden = false;
       showError(errorElement, "Your confirmation expired. Enter your password again.");
       $("remove-password").focus();
+    } else if (target.kind === "session" && error.code === "not_found") {
+      showError(errorElement, "That session has already ended.");
+      loadSessions();
     } else if (error.code === "not_found" || error.code === "device_not_found") {
       showError(
         errorElement,
@@ -1213,6 +1394,12 @@ function wire() {
   $("add-passkey-cancel").addEventListener("click", closeAddPasskey);
   $("form-add-passkey").addEventListener("submit", addPasskey);
   $("form-remove").addEventListener("submit", confirmRemove);
+  $("create-recovery-codes").addEventListener("click", () =>
+    openRemove({ kind: "recovery-codes", id: "recovery-codes", name: "recovery codes" }),
+  );
+  $("copy-recovery-codes").addEventListener("click", copyRecoveryCodes);
+  $("download-recovery-codes").addEventListener("click", downloadRecoveryCodes);
+  $("hide-recovery-codes").addEventListener("click", hideRecoveryCodes);
   $("remove-cancel").addEventListener("click", () => {
     state.pendingRemoval = null;
     $("dialog-remove").close();
