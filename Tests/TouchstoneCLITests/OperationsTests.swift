@@ -29,6 +29,10 @@ import TouchstoneTestSupport
                 inboxPath + "?waitSeconds=0",
                 headers: ["Authorization": "TouchstoneDevice \(try await ana.device.request(deviceId: ana.deviceId, method: "GET", path: inboxPath))"])
             #expect(inbox.status == 200, "\(inbox)")
+            let password = try await client.post(
+                "/v1/sessions/password",
+                PasswordLoginRequest(clientId: ana.clientId, username: ana.username, password: EnrolledDevice.password))
+            #expect(password.status == 201, "\(password)")
             #expect(try await client.get("/no/such/route").status == 404)
             // Never on the public port.
             #expect(try await client.get("/metrics").status == 404)
@@ -51,6 +55,7 @@ import TouchstoneTestSupport
             #expect(metrics.value("touchstone_logins_total", ["method": "bio", "outcome": "success"]) == 1)
             #expect(metrics.value("touchstone_logins_total", ["method": "pin", "outcome": "pin_incorrect"]) == 4)
             #expect(metrics.value("touchstone_logins_total", ["method": "pin", "outcome": "pin_locked"]) == 1)
+            #expect(metrics.value("touchstone_logins_total", ["method": "password", "outcome": "success"]) == 1)
             #expect(metrics.value("touchstone_pin_lockouts_total", [:]) == 1)
             #expect(metrics.value("touchstone_enrollments_total", ["outcome": "success"]) == 1)
             #expect(metrics.value("touchstone_inbox_waiters", [:]) == 0)
