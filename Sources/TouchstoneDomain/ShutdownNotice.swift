@@ -12,5 +12,5 @@ package final class ShutdownNotice: Sendable {
         begun.store(true, ordering: .relaxed)
     }
 
-    var hasBegun: Bool { begun.load(ordering: .relaxed) }
+    package var hasBegun: Bool { begun.load(ordering: .relaxed) }
 }

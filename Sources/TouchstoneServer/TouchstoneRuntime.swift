@@ -126,7 +126,15 @@ public final class TouchstoneRuntime: Sendable {
         var configuration = ServiceGroupConfiguration(
             services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: environment.logger)
         configuration.maximumGracefulShutdownDuration = Self.longestShutdown
-        try await ServiceGroup(configuration: configuration).run()
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch where environment.shutdown.hasBegun {
+            // Requests that outlived the bound were cancelled (unanswered); everything answered was written before it
+            // was answered. A stop asked for is still a clean stop.
+            environment.logger.warning(
+                "stopped after cancelling requests still in flight \(Self.longestShutdown) after the signal",
+                metadata: ["error": "\(error)"])
+        }
     }
 
     /// How long requests in flight may take to finish once the server stops.

@@ -102,13 +102,14 @@ public final class ServerProcess {
         try await TouchstoneExecutable.run(["admin"] + arguments + ["--database", database], in: directory)
     }
 
-    /// Asks the server to stop (SIGTERM) and waits; kills it when it does not stop within 10 s.
+    /// Asks the server to stop (SIGTERM) and waits; kills it when it does not stop within 20 s (it gives requests in
+    /// flight 10 s, and a loaded machine some more to close).
     /// - Returns: the exit status.
     @discardableResult
     public func stop() async -> Int32 {
         if process.isRunning {
             process.terminate()
-            let deadline = Date().addingTimeInterval(10)
+            let deadline = Date().addingTimeInterval(20)
             while process.isRunning, Date() < deadline {
                 try? await Task.sleep(for: .milliseconds(20))
             }
