@@ -11,7 +11,7 @@ package protocol SQLDatabaseProvider: Service {
     /// - Throws: ``ConfigurationError`` when it cannot be reached.
     func ready() async throws
     /// Runs read-only statements; they see every committed write.
-    func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
     /// Runs `body` in one transaction: all its statements commit together or not at all.
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
     /// Runs one statement that commits on its own.

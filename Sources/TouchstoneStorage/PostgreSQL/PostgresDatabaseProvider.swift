@@ -10,13 +10,20 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
     private let client: PostgresClient
     private let logger: Logger
     private let connectionWait: Duration
+    /// The longest a step may hold its connection: a transaction is a few statements, each bounded by the
+    /// statement timeout.
+    private let holdLimit: Duration
     private let timer: TransactionTimer
     /// Where the server is, for the message when it cannot be reached.
     private let address: String
 
-    private init(client: PostgresClient, connectionWait: Duration, timer: TransactionTimer, address: String, logger: Logger) {
+    private init(
+        client: PostgresClient, connectionWait: Duration, holdLimit: Duration, timer: TransactionTimer, address: String,
+        logger: Logger
+    ) {
         self.client = client
         self.connectionWait = connectionWait
+        self.holdLimit = holdLimit
         self.timer = timer
         self.address = address
         self.logger = logger
@@ -57,7 +64,7 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
         configuration.options.additionalStartupParameters = [("statement_timeout", "\(max(1, milliseconds))")]
         return PostgresDatabaseProvider(
             client: PostgresClient(configuration: configuration, backgroundLogger: logger),
-            connectionWait: connectionWait, timer: TransactionTimer(factory: metrics), address: "\(host):\(port)",
+            connectionWait: connectionWait, holdLimit: stepTimeout * 4, timer: TransactionTimer(factory: metrics), address: "\(host):\(port)",
             logger: logger)
     }
 
@@ -74,14 +81,11 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
         }
     }
 
-    package func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        // The task group below awaits every child before returning, so `body` never outlives this call.
-        try await withoutActuallyEscaping(body) { body in
-            try await bounded { leased in
-                try await self.client.withConnection { connection in
-                    leased()
-                    return try await body(connection.sql(queryLogLevel: nil))
-                }
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await bounded { leased in
+            try await self.client.withConnection { connection in
+                leased()
+                return try await body(connection.sql(queryLogLevel: nil))
             }
         }
     }
@@ -109,30 +113,58 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
 
     /// Runs `step`, which calls its argument once it holds a connection. Waiting for one may take up to
     /// ``connectionWait`` (a loaded pool, or a connection being opened); past it the step is cancelled and the request
-    /// fails (503) instead of queueing while PostgreSQL is unreachable. Running is bounded by PostgreSQL itself: each
-    /// statement by the connection's `statement_timeout` (``stepTimeout``).
+    /// fails (503) instead of queueing while PostgreSQL is unreachable. Each statement is bounded by PostgreSQL itself
+    /// (the connection's `statement_timeout`), but a server that went away mid-step bounds nothing: a step not done
+    /// ``holdLimit`` after that wait is cancelled too (503), unless it lifted the bound (``exclusiveLock``).
+    ///
+    /// The step runs in a task of its own that this call does not wait for once it is given up: PostgresNIO 1.33 was
+    /// seen not to end a query whose server stopped under it, even when cancelled (the PostgreSQL outage test).
     private func bounded<T: Sendable>(
         _ step: @escaping @Sendable (_ leased: @escaping @Sendable () -> Void) async throws -> T
     ) async throws -> T {
         let wait = connectionWait
+        let hold = holdLimit
         let lease = Lease()
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await step { lease.mark() } }
-            group.addTask {
-                try await Task.sleep(for: wait)
-                guard lease.isMarked else { throw DatabaseUnavailable(what: "gave no connection within \(wait)") }
-                return nil
+        let outcome = StepOutcome<T>()
+        let logger = logger
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let work = Task {
+                    do {
+                        let value = try await Lease.$current.withValue(lease) { try await step { lease.mark() } }
+                        outcome.finish(.success(value))
+                    } catch {
+                        outcome.finish(.failure(error))
+                    }
+                }
+                let watchdog = Task {
+                    do {
+                        try await Task.sleep(for: wait)
+                        guard lease.isMarked else {
+                            throw DatabaseUnavailable(what: "gave no connection within \(wait)")
+                        }
+                        try await Task.sleep(for: hold)
+                        guard lease.isUnbounded else {
+                            logger.warning("PostgreSQL step given up", metadata: ["after": "\(wait + hold)"])
+                            throw DatabaseUnavailable(what: "did not finish a step within \(wait + hold)")
+                        }
+                    } catch {
+                        outcome.finish(.failure(error))
+                    }
+                }
+                outcome.start(continuation) {
+                    work.cancel()
+                    watchdog.cancel()
+                }
             }
-            defer { group.cancelAll() }
-            while let next = try await group.next() {
-                if let value = next { return value }
-            }
-            throw DatabaseUnavailable(what: "did not answer")
+        } onCancel: {
+            outcome.finish(.failure(CancellationError()))
         }
     }
 
     /// Also lifts the statement bound for the rest of the transaction: such work (migrations) may take long.
     package func exclusiveLock(_ key: Int64, in database: any SQLDatabase) async throws {
+        Lease.current?.unbound()
         try await database.raw("SET LOCAL statement_timeout = 0").run()
         try await database.raw("SELECT pg_advisory_xact_lock(\(bind: key))").run()
     }
@@ -144,13 +176,65 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
     }
 }
 
-/// Whether a step got its connection.
+/// Whether a step got its connection, and whether it lifted the bound on how long it may hold it.
 private final class Lease: Sendable {
+    /// The lease of the step running in this task.
+    @TaskLocal static var current: Lease?
+
     private let leased = Atomic<Bool>(false)
+    private let unbounded = Atomic<Bool>(false)
 
     var isMarked: Bool { leased.load(ordering: .acquiring) }
+    var isUnbounded: Bool { unbounded.load(ordering: .acquiring) }
 
     func mark() {
         leased.store(true, ordering: .releasing)
+    }
+
+    func unbound() {
+        unbounded.store(true, ordering: .releasing)
+    }
+}
+
+/// The answer of a bounded step: the first of its result, its watchdog's verdict, or the caller's cancellation
+/// resumes the caller, once; then the step and its watchdog are cancelled.
+private final class StepOutcome<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var early: Result<T, any Error>?
+        var cancel: (@Sendable () -> Void)?
+        var done = false
+    }
+
+    private let state = Mutex(State())
+
+    func start(_ continuation: CheckedContinuation<T, any Error>, cancel: @escaping @Sendable () -> Void) {
+        let early: Result<T, any Error>? = state.withLock { state in
+            if let early = state.early {
+                return early
+            }
+            state.continuation = continuation
+            state.cancel = cancel
+            return nil
+        }
+        if let early {
+            cancel()
+            continuation.resume(with: early)
+        }
+    }
+
+    func finish(_ result: Result<T, any Error>) {
+        let (continuation, cancel) = state.withLock { state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?) in
+            guard !state.done else { return (nil, nil) }
+            state.done = true
+            guard let continuation = state.continuation else {
+                state.early = result
+                return (nil, nil)
+            }
+            defer { state.continuation = nil; state.cancel = nil }
+            return (continuation, state.cancel)
+        }
+        cancel?()
+        continuation?.resume(with: result)
     }
 }

@@ -57,7 +57,7 @@ package final class SQLiteDatabaseProvider: SQLDatabaseProvider {
         return connection
     }
 
-    package func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await body(SQLiteDatabase(source: .readers(readers), logger: logger))
     }
 
