@@ -184,6 +184,18 @@ let package = Package(
             ]
         ),
         .target(
+            // The parsers of hostile bytes as fuzz targets, for `scripts/fuzz` and the replay of what it finds.
+            name: "TouchstoneFuzzing",
+            dependencies: [
+                "TouchstoneProtocol",
+                "TouchstoneCrypto",
+                "TouchstoneWebAuthn",
+                "TouchstoneAttestation",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(name: "touchstone-fuzz", dependencies: ["TouchstoneFuzzing"]),
+        .target(
             name: "TouchstoneTestSupport",
             dependencies: [
                 "TouchstoneProtocol",

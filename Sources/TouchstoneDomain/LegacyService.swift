@@ -81,22 +81,19 @@ package struct LegacyService: Sendable {
             padding: .insecurePKCS1v1_5)
     }
 
-    /// The PKCS#1 DER of a base64-encoded `RSA PUBLIC KEY` PEM (LF or CR line endings), of an accepted size.
+    /// The PKCS#1 DER of a base64-encoded `RSA PUBLIC KEY` PEM, of an accepted size.
     private func publicKeyDER(_ key: String) throws -> Data {
-        guard let pemData = Data(base64Encoded: key), let pem = String(data: pemData, encoding: .utf8) else {
-            throw ProblemError.invalidKey("key must be base64 of a PEM RSA PUBLIC KEY")
+        let parsed: LegacyRSAPublicKey
+        do {
+            parsed = try LegacyRSAPublicKey(base64PEM: key)
+        } catch {
+            throw ProblemError.invalidKey("\(error)")
         }
-        let lines = pem.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard lines.first == "-----BEGIN RSA PUBLIC KEY-----", lines.last == "-----END RSA PUBLIC KEY-----",
-            let der = Data(base64Encoded: lines.dropFirst().dropLast().joined()),
-            let parsed = try? _RSA.Signing.PublicKey(unsafeDERRepresentation: der)
-        else { throw ProblemError.invalidKey("key must be a PKCS#1 RSA PUBLIC KEY") }
         let minimum = environment.settings.insecureAllowRSA1024 ? 1024 : 2048
-        guard parsed.keySizeInBits >= minimum else {
+        guard parsed.bits >= minimum else {
             throw ProblemError.invalidKey("RSA keys need at least \(minimum) bits")
         }
-        return der
+        return parsed.der
     }
 
     /// MD5 of the key's DER as uppercase hex pairs joined by `:`, as TouchIDAuth names keys.

@@ -2,13 +2,13 @@ import TouchstoneWebAuthn
 
 /// Reads App Attest authenticator data with the WebAuthn target's strict parser, but for one tolerance: extension
 /// bytes after the credential public key while the ED flag is clear, which iOS 27 sends (the nonce covers them).
-enum AppAttestAuthenticatorData {
+package enum AppAttestAuthenticatorData {
     /// Where the credential ID length stands: after rpIdHash (32), flags (1), counter (4) and AAGUID (16).
     private static let credentialIDLengthOffset = 53
 
     /// Parses `bytes`; what follows the credential public key is left out when the ED flag is clear.
     /// - Throws: ``AttestationError`` with code ``AttestationError/Code/malformedAuthenticatorData``.
-    static func parse(_ bytes: [UInt8]) throws(AttestationError) -> AuthenticatorData {
+    package static func parse(_ bytes: [UInt8]) throws(AttestationError) -> AuthenticatorData {
         do {
             return try AuthenticatorData(bytes: Array(bytes[..<end(ofCredentialKeyIn: bytes)]))
         } catch {

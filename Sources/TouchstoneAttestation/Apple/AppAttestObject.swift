@@ -2,7 +2,7 @@ import TouchstoneWebAuthn
 import X509
 
 /// An App Attest attestation object: CBOR `{fmt: "apple-appattest", attStmt: {x5c, receipt}, authData}`.
-struct AppAttestObject: Sendable {
+package struct AppAttestObject: Sendable {
     /// The attestation statement format identifier App Attest uses.
     static let format = "apple-appattest"
 
@@ -11,11 +11,11 @@ struct AppAttestObject: Sendable {
     /// The receipt, as received.
     let receipt: [UInt8]
     /// The authenticator data, as received (what the nonce covers).
-    let authenticatorData: [UInt8]
+    package let authenticatorData: [UInt8]
 
     /// Decodes the object with the WebAuthn target's strict CBOR decoder.
     /// - Throws: ``AttestationError`` (`malformed_attestation_object`, or `malformed_certificate` for the x5c).
-    init(bytes: [UInt8]) throws(AttestationError) {
+    package init(bytes: [UInt8]) throws(AttestationError) {
         let value: CBORValue
         do {
             value = try CBORDecoder().decode(bytes)

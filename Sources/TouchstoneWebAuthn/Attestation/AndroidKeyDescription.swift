@@ -25,7 +25,7 @@ package struct AndroidKeyDescription: Sendable {
     let teeEnforced: AuthorizationList
 
     /// Parses the extension value (the DER `KeyDescription`).
-    init(derEncoded bytes: ArraySlice<UInt8>) throws {
+    package init(derEncoded bytes: ArraySlice<UInt8>) throws {
         let root = try DER.parse(bytes)
         (attestationChallenge, softwareEnforced, teeEnforced) = try DER.sequence(root, identifier: .sequence) { nodes in
             _ = try Int(derEncoded: &nodes)  // attestationVersion

@@ -2,13 +2,25 @@ import X509
 
 /// The verification procedure inputs of WebAuthn §8 (attStmt, authenticatorData, clientDataHash), with the
 /// credential public key already validated and the attestation policy.
-struct AttestationInput: Sendable {
+package struct AttestationInput: Sendable {
     let statement: CBORMap
     let authenticatorData: AuthenticatorData
     let credential: AttestedCredentialData
     let credentialKey: COSEKey
     let clientDataHash: [UInt8]
     let policy: AttestationPolicy
+
+    package init(
+        statement: CBORMap, authenticatorData: AuthenticatorData, credential: AttestedCredentialData,
+        credentialKey: COSEKey, clientDataHash: [UInt8], policy: AttestationPolicy
+    ) {
+        self.statement = statement
+        self.authenticatorData = authenticatorData
+        self.credential = credential
+        self.credentialKey = credentialKey
+        self.clientDataHash = clientDataHash
+        self.policy = policy
+    }
 
     /// authenticatorData ‖ clientDataHash, what most formats sign.
     var signedData: [UInt8] { authenticatorData.bytes + clientDataHash }

@@ -1,6 +1,6 @@
 /// Runs the verification procedure of an attestation statement format (WebAuthn §8).
-enum AttestationStatementVerifier {
-    static func verify(_ format: AttestationFormat, _ input: AttestationInput) throws(WebAuthnError) -> VerifiedAttestationStatement {
+package enum AttestationStatementVerifier {
+    package static func verify(_ format: AttestationFormat, _ input: AttestationInput) throws(WebAuthnError) -> VerifiedAttestationStatement {
         switch format {
         case .none:
             // §8.7: the statement is the empty map; attestation type None, empty trust path.
