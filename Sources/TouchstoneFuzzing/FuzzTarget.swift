@@ -144,8 +144,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         keep(try? WireCoding.decoder().decode(type, from: Data(input.dropFirst())))
     }
 
-    /// Hands a parser's result to code the optimizer cannot see into, so that a parse whose result is unused is
-    /// not removed from a release build (it was: the CBOR target found no coverage at all).
+    /// Hands a parser's result to code the optimizer cannot see into, so that a release build cannot drop a parse
+    /// whose result is unused.
     @inline(never) @_optimize(none)
     private static func keep<T>(_ value: T) {}
 }

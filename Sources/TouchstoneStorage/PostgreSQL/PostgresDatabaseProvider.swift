@@ -10,8 +10,8 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
     private let client: PostgresClient
     private let logger: Logger
     private let connectionWait: Duration
-    /// The longest a step may hold its connection: a transaction is a few statements, each bounded by the
-    /// statement timeout.
+    /// How long a step may still run once the connection wait is over: a transaction is a few statements, each
+    /// bounded by the statement timeout, so four of them.
     private let holdLimit: Duration
     private let timer: TransactionTimer
     /// Where the server is, for the message when it cannot be reached.
@@ -64,8 +64,8 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
         configuration.options.additionalStartupParameters = [("statement_timeout", "\(max(1, milliseconds))")]
         return PostgresDatabaseProvider(
             client: PostgresClient(configuration: configuration, backgroundLogger: logger),
-            connectionWait: connectionWait, holdLimit: stepTimeout * 4, timer: TransactionTimer(factory: metrics), address: "\(host):\(port)",
-            logger: logger)
+            connectionWait: connectionWait, holdLimit: stepTimeout * 4, timer: TransactionTimer(factory: metrics),
+            address: "\(host):\(port)", logger: logger)
     }
 
     /// Runs the connection pool until a graceful shutdown or cancellation.
