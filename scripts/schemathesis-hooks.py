@@ -420,3 +420,52 @@ def after_call(context, case, response):
         elif response.status_code == 401 and response.headers.get("content-type") == ["application/problem+json"] \
                 and response.json().get("code") in ("unauthorized", "device_proof_required", "invalid_device_proof"):
             user.forget_sessions()  # the credentials stopped working for a reason not foreseen here: log in again
+
+
+AUTH_REFUSALS = {"unauthorized", "device_proof_required", "invalid_device_proof", "invalid_token", "invalid_client"}
+
+
+def refuses_credentials(response):
+    """A 401 that refuses the request's credentials (not, say, a wrong password in the body of a step-up)."""
+    if response.status_code != 401:
+        return False
+    try:
+        body = response.json()
+    except Exception:
+        return True  # userinfo's 401 without a body: no token it could use
+    return not isinstance(body, dict) or body.get("code", body.get("error")) in AUTH_REFUSALS
+
+
+@schemathesis.check
+class credentials_accepted:
+    """The hooks' credentials are valid: no answer refuses them, and every secured operation was answered past its
+    authentication at least once (so none was tested with credentials that never worked)."""
+
+    def __init__(self):
+        self.secured, self.tested, self.reached = set(), set(), set()
+
+    def after_response(self, ctx, response, case):
+        if not self.secured:
+            self.secured = {f"{method.upper()} {path}" for path, methods in case.operation.schema.raw_schema["paths"].items()
+                            for method, operation in methods.items()
+                            if isinstance(operation, dict) and any(operation.get("security", []))}
+        if case.method.upper() != case.operation.method.upper():
+            return  # a probe of a method the document does not list, on this operation's path
+        label = case.operation.label
+        self.tested.add(label)
+        auth = case._auth
+        if not isinstance(auth, (DeviceBearer, DeviceRequest, ProviderBearer, Header, requests.auth.HTTPBasicAuth)):
+            return  # no credentials of ours: Schemathesis tests the operation without them, or with its own
+        meta = case._meta
+        if isinstance(auth, DeviceBearer) and auth.keep_proof:
+            return  # a negative test of Touchstone-Device-Proof
+        if isinstance(auth, DeviceRequest) and meta is not None and meta.is_negative_at(ParameterLocation.PATH):
+            return  # the route names another device than the one that signed
+        if refuses_credentials(response):
+            raise AssertionError(f"{label} refused the hooks' credentials: {response.status_code} {response.text[:200]}")
+        self.reached.add(label)
+
+    def after_run(self, ctx):
+        missing = (self.secured & self.tested) - self.reached
+        if missing:
+            raise AssertionError("never answered past authentication with valid credentials: " + ", ".join(sorted(missing)))
