@@ -307,6 +307,32 @@ import TouchstoneWebAuthnTestSupport
         }
     }
 
+    /// Found by Schemathesis (`scripts/schemathesis`): `[]` was answered 200 with creation options and a stored ceremony.
+    @Test func aRegistrationOptionsBodyThatIsNotAnObjectIs400AndStartsNoCeremony() async throws {
+        try await Harness.run { h in
+            try await h.createAccount()
+            let session = try await passwordSession(h)
+            for raw in ["[]", "[{}]", "0", #""{}""#, "true", "null"] {
+                try h.expectProblem(
+                    try await h.send(.post, "/v1/webauthn/registration/options", raw: raw, headers: h.bearer(session)),
+                    400, .invalidRequest)
+            }
+            #expect(try await ceremonies(h) == 0)
+            // Members of an object are ignored, as everywhere.
+            #expect(
+                try await h.send(.post, "/v1/webauthn/registration/options", raw: #"{"x":[1]}"#, headers: h.bearer(session))
+                    .status == .ok)
+            #expect(try await ceremonies(h) == 1)
+        }
+    }
+
+    func ceremonies(_ h: Harness) async throws -> Int {
+        let store = try #require(h.store as? SQLStore)
+        return try await store.provider.read { database in
+            try await database.raw("SELECT COUNT(*) AS n FROM webauthn_ceremonies").first()?.decode(column: "n", as: Int.self) ?? -1
+        }
+    }
+
     // MARK: Sign-in
 
     @Test func signInByUsernameGivesAnAAL2PasskeySession() async throws {

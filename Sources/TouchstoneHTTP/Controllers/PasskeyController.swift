@@ -59,5 +59,17 @@ struct PasskeyController {
     }
 }
 
-/// A body with no fields (`{}`); unknown members are ignored, like everywhere else.
-private struct NoFields: Decodable {}
+/// A body with no fields (`{}`); unknown members are ignored, like everywhere else. It must be a JSON object: a
+/// synthesized `init(from:)` of a struct without properties never opens a container, so it would take any JSON value.
+private struct NoFields: Decodable {
+    init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: AnyKey.self)
+    }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}
