@@ -35,7 +35,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case requestBodies = "request-bodies"
 
     /// Runs one input through the target's parser.
-    public func run(_ input: [UInt8]) {
+    /// - Throws: only when the harness itself cannot be set up (its own device key), never because of an input.
+    public func run(_ input: [UInt8]) throws {
         switch self {
         case .cbor: Self.cbor(input)
         case .coseKey: Self.coseKey(input)
@@ -43,7 +44,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .attestationObject: Self.attestationObject(input)
         case .androidKeyDescription: Self.androidKeyDescription(input)
         case .appAttestObject: Self.appAttestObject(input)
-        case .deviceToken: Self.deviceToken(input)
+        case .deviceToken: try Self.deviceToken(input)
         case .legacyPEM: Self.legacyPEM(input)
         case .requestBodies: Self.requestBodies(input)
         }
@@ -89,13 +90,22 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         keep(try? AppAttestAuthenticatorData.parse(object.authenticatorData))
     }
 
-    /// The harness's own device key: Ed25519, so that signing each input costs little.
-    private static let deviceKey = try! Curve25519.Signing.PrivateKey(rawRepresentation: Array(repeating: 7, count: 32))
-    private static let devicePublicKey = try! DevicePublicKey(
-        jwk: PublicJWK(kty: "OKP", crv: "Ed25519", x: Base64URL.encode(deviceKey.publicKey.rawRepresentation)))
+    /// The harness's own device: an Ed25519 key, so that signing each input costs little, registered as a device key.
+    private struct HarnessDevice {
+        let key = Curve25519.Signing.PrivateKey()
+        let publicKey: DevicePublicKey
+
+        init() throws {
+            publicKey = try DevicePublicKey(
+                jwk: PublicJWK(kty: "OKP", crv: "Ed25519", x: Base64URL.encode(key.publicKey.rawRepresentation)))
+        }
+    }
+
+    private static let harnessDevice = Result { try HarnessDevice() }
     private static let tokenRules = DeviceTokenRules(audience: "https://touchstone.example")
 
-    private static func deviceToken(_ input: [UInt8]) {
+    private static func deviceToken(_ input: [UInt8]) throws {
+        let device = try harnessDevice.get()
         guard let first = input.first else { return }
         let compact: String
         if first & 1 == 1 {
@@ -103,10 +113,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             let rest = input.dropFirst()
             let newline = rest.firstIndex(of: 0x0A) ?? rest.endIndex
             let header = String(decoding: rest[..<newline], as: UTF8.self)
-                .replacingOccurrences(of: "KID", with: devicePublicKey.thumbprint)
+                .replacingOccurrences(of: "KID", with: device.publicKey.thumbprint)
             let payload = Data(rest[newline...].dropFirst())
             let signingInput = Base64URL.encode(Data(header.utf8)) + "." + Base64URL.encode(payload)
-            guard let signature = try? deviceKey.signature(for: Data(signingInput.utf8)) else { return }
+            guard let signature = try? device.key.signature(for: Data(signingInput.utf8)) else { return }
             compact = signingInput + "." + Base64URL.encode(signature)
         } else {
             compact = String(decoding: input.dropFirst(), as: UTF8.self)
@@ -116,10 +126,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         let now = Date(timeIntervalSince1970: 1_750_000_000)
         // The claims type by the first byte's other bits: one signature check per input.
         switch (first >> 1) & 3 {
-        case 0: keep(try? devicePublicKey.verify(token, as: AssertionClaims.self, issuer: token.issuer, rules: tokenRules, now: now))
-        case 1: keep(try? devicePublicKey.verify(token, as: ProofClaims.self, issuer: token.issuer, rules: tokenRules, now: now))
-        case 2: keep(try? devicePublicKey.verify(token, as: RequestClaims.self, issuer: token.issuer, rules: tokenRules, now: now))
-        default: keep(try? devicePublicKey.verify(token, as: DecisionClaims.self, issuer: token.issuer, rules: tokenRules, now: now))
+        case 0: keep(try? device.publicKey.verify(token, as: AssertionClaims.self, issuer: token.issuer, rules: tokenRules, now: now))
+        case 1: keep(try? device.publicKey.verify(token, as: ProofClaims.self, issuer: token.issuer, rules: tokenRules, now: now))
+        case 2: keep(try? device.publicKey.verify(token, as: RequestClaims.self, issuer: token.issuer, rules: tokenRules, now: now))
+        default: keep(try? device.publicKey.verify(token, as: DecisionClaims.self, issuer: token.issuer, rules: tokenRules, now: now))
         }
     }
 

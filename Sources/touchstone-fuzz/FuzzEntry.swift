@@ -24,7 +24,12 @@ public func fuzzerInitialize(
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    target.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+    do {
+        try target.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+    } catch {
+        FileHandle.standardError.write(Data("\(target.rawValue): the harness cannot be set up: \(error)\n".utf8))
+        exit(2)
+    }
     return 0
 }
 #else
@@ -42,7 +47,7 @@ struct Replay {
         var count = 0
         for path in arguments.dropFirst() {
             for file in try files(at: path) {
-                target.run(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+                try target.run(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
                 count += 1
             }
         }
