@@ -33,25 +33,67 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
     return 0
 }
 #else
-/// Without libFuzzer: `touchstone-fuzz TARGET PATH...` runs each file (or each file in each directory) through the
-/// target once, to replay a crash or a corpus in an ordinary build.
+/// Without libFuzzer, in an ordinary build:
+/// - `touchstone-fuzz TARGET PATH...` runs each file (or each file in each directory) through the target once, to
+///   replay a crash or a corpus;
+/// - `touchstone-fuzz TARGET --mutate SECONDS [--seed N] PATH...` does that, then runs mutations of those files
+///   (``SeedMutator``) for SECONDS: the smoke run of `scripts/test`. The seed it prints replays the same inputs.
 @main
 struct Replay {
     static func main() throws {
-        let arguments = CommandLine.arguments.dropFirst()
-        guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else {
-            let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: " | ")
-            print("usage: touchstone-fuzz (\(names)) PATH...")
-            exit(2)
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else { usage() }
+        arguments.removeFirst()
+        var seconds: Double?
+        var seed = UInt64.random(in: .min ... .max)
+        while let option = arguments.first, option.hasPrefix("--") {
+            guard arguments.count >= 2 else { usage() }
+            switch option {
+            case "--mutate":
+                guard let value = Double(arguments[1]), value > 0 else { usage() }
+                seconds = value
+            case "--seed":
+                guard let value = UInt64(arguments[1]) else { usage() }
+                seed = value
+            default: usage()
+            }
+            arguments.removeFirst(2)
         }
-        var count = 0
-        for path in arguments.dropFirst() {
+        var inputs: [[UInt8]] = []
+        for path in arguments {
             for file in try files(at: path) {
-                try target.run(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
-                count += 1
+                let input = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+                try target.run(input)
+                inputs.append(input)
             }
         }
-        print("\(target.rawValue): \(count) inputs, none crashed")
+        guard let seconds else {
+            say("\(target.rawValue): \(inputs.count) inputs, none crashed")
+            return
+        }
+        say("\(target.rawValue): \(inputs.count) seeds, none crashed; mutating them for \(seconds) s (--seed \(seed))")
+        var mutator = SeedMutator(seeds: inputs, seed: seed)
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int64(seconds * 1000))
+        var count = 0
+        while clock.now < deadline {
+            for _ in 0..<64 {
+                try target.run(mutator.next())
+            }
+            count += 64
+        }
+        say("\(target.rawValue): \(count) mutated inputs, none crashed")
+    }
+
+    /// A line written at once (not buffered): the seed is out before any crash, and it is what replays it.
+    private static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    private static func usage() -> Never {
+        let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: " | ")
+        say("usage: touchstone-fuzz (\(names)) [--mutate SECONDS [--seed N]] PATH...")
+        exit(2)
     }
 
     private static func files(at path: String) throws -> [String] {

@@ -47,6 +47,13 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "Drive a running server at this URL over HTTP instead of starting one.")
     var server: String?
 
+    @Option(
+        help: """
+            With --server on this machine: the server's process id. The report then gives its CPU time per login \
+            (from /proc, over the timed window) and its resident memory.
+            """)
+    var serverPid: Int32?
+
     @OptionGroup var output: OutputOptions
 
     static let clientId = "com.example.demo"
@@ -57,6 +64,9 @@ struct Bench: AsyncParsableCommand {
         guard duration > 0, duration <= 86_400 else { throw ValidationError("--duration takes 0 to 86400 seconds") }
         guard server == nil || database == nil else {
             throw ValidationError("--database is for the in-process server; a --server keeps its own database")
+        }
+        guard serverPid == nil || server != nil else {
+            throw ValidationError("--server-pid names the process of a --server; the in-process server is this process")
         }
     }
 
@@ -72,13 +82,20 @@ struct Bench: AsyncParsableCommand {
 
     /// Enrols over HTTP and drives a server elsewhere.
     private func runAgainst(server: String) async throws -> BenchReport {
-        guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-            throw ValidationError("--server must be an http(s) URL such as http://127.0.0.1:8080")
+        guard let url = URL(string: server), url.scheme == "http", url.host != nil else {
+            throw ValidationError("--server must be an http URL such as http://127.0.0.1:8080 (the bench speaks plain HTTP/1.1)")
         }
-        let http = BenchHTTP(baseURL: server, connections: concurrency)
+        var view = ServerView.remote
+        if let serverPid {
+            guard let process = ProcessUsage(pid: serverPid) else {
+                throw ValidationError("--server-pid \(serverPid): no such process in /proc")
+            }
+            view = .process(process)
+        }
+        let http = try BenchHTTP(baseURL: server)
         do {
             let devices = try await enrolOverHTTP(http)
-            let report = try await measure(http: http, devices: devices.devices, audience: devices.audience, rss: { nil })
+            let report = try await measure(http: http, devices: devices.devices, audience: devices.audience, server: view)
             try await http.shutdown()
             return report
         } catch {
@@ -161,13 +178,11 @@ struct Bench: AsyncParsableCommand {
                 break
             }
             guard let port else { throw BenchError("the in-process server did not start") }
-            let http = BenchHTTP(baseURL: "http://127.0.0.1:\(port)", connections: concurrency)
+            let http = try BenchHTTP(baseURL: "http://127.0.0.1:\(port)")
             let report: BenchReport
             do {
                 let enrolled = try await enrolDirectly(runtime)
-                report = try await measure(http: http, devices: enrolled, audience: audience) {
-                    ProcessMemory.residentBytes()
-                }
+                report = try await measure(http: http, devices: enrolled, audience: audience, server: .inThisProcess)
                 try await http.shutdown()
             } catch {
                 try? await http.shutdown()
@@ -201,9 +216,19 @@ struct Bench: AsyncParsableCommand {
         return enrolled
     }
 
+    /// What the bench can see of the server it drives.
+    private enum ServerView {
+        /// This process: its memory counts, its CPU does not (the load generator's would be in it).
+        case inThisProcess
+        /// A process of its own on this machine (`--server-pid`): CPU and memory.
+        case process(ProcessUsage)
+        /// Elsewhere: neither.
+        case remote
+    }
+
     /// Measures the verify rate on an idle machine, then runs the logins.
     private func measure(
-        http: BenchHTTP, devices enrolled: [BenchDevice], audience: String, rss: @Sendable () -> Int?
+        http: BenchHTTP, devices enrolled: [BenchDevice], audience: String, server: ServerView
     ) async throws -> BenchReport {
         status("measuring the single-core P-256 verify rate")
         let verifyPerSecond = try VerifyRate.measure()
@@ -212,6 +237,8 @@ struct Bench: AsyncParsableCommand {
             http: http, devices: enrolled, audience: audience, clientId: Self.clientId, concurrency: concurrency,
             duration: .milliseconds(Int64(duration * 1000)))
         let terminal = isatty(STDERR_FILENO) == 1
+        let process: ProcessUsage? = if case .process(let usage) = server { usage } else { nil }
+        let cpuBefore = process?.cpuTime()
         let result = try await load.run { elapsed, logins, errors in
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let line = String(
@@ -219,10 +246,19 @@ struct Bench: AsyncParsableCommand {
                 errors)
             FileHandle.standardError.write(Data((terminal ? "\r" + line : line + "\n").utf8))
         }
+        let cpuAfter = process?.cpuTime()
         if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+        let rss: Int? =
+            switch server {
+            case .inThisProcess: ProcessUsage.current.residentBytes()
+            case .process(let usage): usage.residentBytes()
+            case .remote: nil
+            }
+        var serverCpu: Duration?
+        if let cpuBefore, let cpuAfter { serverCpu = cpuAfter - cpuBefore }
         return BenchReport(
             load: result, verifyPerSecond: verifyPerSecond, devices: enrolled.count, concurrency: concurrency,
-            durationSeconds: duration, serverRssBytes: rss())
+            durationSeconds: duration, serverRssBytes: rss, serverCpu: serverCpu)
     }
 
     private func status(_ line: String) {

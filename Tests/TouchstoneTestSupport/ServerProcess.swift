@@ -18,6 +18,8 @@ public final class ServerProcess {
     /// The SQLite file the server and the admin commands share.
     public let database: String
     private let process: Process
+    /// The server's process id.
+    public var pid: Int32 { process.processIdentifier }
     private let stdoutPath: String
     private let stderrPath: String
 
