@@ -11,6 +11,8 @@ public struct LoginLoad: Sendable {
     let clientId: String
     let concurrency: Int
     let duration: Duration
+    private let challengePath = Endpoint.challenge.path()
+    private let loginPath = Endpoint.login.path()
 
     public init(
         http: BenchHTTP, devices: [BenchDevice], audience: String, clientId: String, concurrency: Int,
@@ -81,12 +83,12 @@ public struct LoginLoad: Sendable {
     private func login(_ device: BenchDevice) async -> String? {
         do {
             let challenge = try await http.post(
-                Endpoint.challenge.path(), json: #"{"deviceId":\#(JSONText.string(device.deviceId)),"purpose":"login"}"#)
+                challengePath, json: #"{"deviceId":\#(JSONText.string(device.deviceId)),"purpose":"login"}"#)
             guard challenge.status == 201 else { return challenge.errorCode }
             let issued = try challenge.decode(IssuedChallenge.self)
             let assertion = try device.assertion(challenge: issued.challenge, audience: audience, now: Date())
             let session = try await http.post(
-                Endpoint.login.path(),
+                loginPath,
                 json: #"{"assertion":\#(JSONText.string(assertion)),"clientId":\#(JSONText.string(clientId))}"#)
             guard session.status == 201 else { return session.errorCode }
             return nil

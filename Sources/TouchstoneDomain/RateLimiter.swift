@@ -19,6 +19,9 @@ package struct RateLimiter: Sendable {
         limit = environment.settings.rateLimit
     }
 
+    /// Whether requests are counted at all (`serve --rate-limit 0` turns the limit off).
+    package var isOn: Bool { limit > 0 }
+
     /// Counts a request of `address` to `endpoint`.
     /// - Throws: 429 `too_many_attempts` with the seconds until the window ends, when the address has used it up.
     package func admit(endpoint: String, address: String) async throws {

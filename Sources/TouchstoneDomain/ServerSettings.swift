@@ -14,8 +14,17 @@ public struct ServerSettings: Sendable {
     /// bcrypt cost for passwords and PINs; at least 12.
     public var bcryptCost: UInt8 = PasswordHasher.minimumCost
     /// ⚠️ Tests only: a bcrypt cost below the minimum, which replaces ``bcryptCost`` (a test suite that hashes
-    /// thousands of passwords spends most of its time in bcrypt). No command sets it.
+    /// thousands of passwords spends most of its time in bcrypt). Set by `serve --insecure-bcrypt-cost`, which warns.
     package var insecureTestBcryptCost: UInt8?
+
+    /// Sets ``insecureTestBcryptCost`` (`serve --insecure-bcrypt-cost`).
+    /// - Throws: unless `cost` is from 4 (bcrypt's least) to one below the minimum.
+    package mutating func setInsecureTestBcryptCost(_ cost: UInt8) throws {
+        guard (4..<PasswordHasher.minimumCost).contains(cost) else {
+            throw ConfigurationError("--insecure-bcrypt-cost takes 4 to \(PasswordHasher.minimumCost - 1)")
+        }
+        insecureTestBcryptCost = cost
+    }
     public var accessTokenLifetime: Int = 600
     public var challengeLifetime: TimeInterval = 60
     /// Serve the legacy auth0/TouchIDAuth `/pubkey` and `/login` endpoints.

@@ -56,6 +56,14 @@ struct Serve: AsyncParsableCommand {
         discussion: "For tests and private CAs only: every such root can vouch for any key."))
     var insecureAttestationRoot: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "A bcrypt cost from 4 to 11 for passwords and PINs, below the minimum of 12.",
+        discussion: """
+            For test suites only, which hash thousands of passwords: a stolen database would give its passwords up \
+            thousands of times faster. The server warns at start.
+            """))
+    var insecureBcryptCost: UInt8?
+
     func run() async throws {
         let logger = CLILog.makeLogger("touchstone.serve")
         var settings = try ServerSettings(issuer: issuer ?? "http://localhost:\(port == 0 ? 8080 : port)")
@@ -77,6 +85,11 @@ struct Serve: AsyncParsableCommand {
             }
         }
         try settings.loadAttestation(statusFile: androidAttestationStatus, insecureRootFiles: insecureAttestationRoot)
+        if let insecureBcryptCost {
+            try settings.setInsecureTestBcryptCost(insecureBcryptCost)
+            logger.warning(
+                "passwords and PINs are hashed at bcrypt cost \(insecureBcryptCost), below \(PasswordHasher.minimumCost): for tests only (--insecure-bcrypt-cost)")
+        }
         let runtime = try await TouchstoneRuntime.open(
             database: try database.location(), settings: settings, logger: logger)
         let host = host

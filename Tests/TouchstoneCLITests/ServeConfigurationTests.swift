@@ -45,6 +45,17 @@ import TouchstoneTestSupport
         }
     }
 
+    @Test func aBcryptCostBelowTwelveIsAnnouncedAtStart() async throws {
+        // The test servers hash at cost 4 (ServerProcess); the server says so in its log, every time it starts.
+        try await withServer(["--insecure-bcrypt-cost", "5"]) { server, client in
+            let created = try await client.post(
+                "/v1/accounts", CreateAccountRequest(username: "ana", password: EnrolledDevice.password))
+            #expect(created.status == 201, "\(created)")
+            let log = try server.stderrLog()
+            #expect(log.contains("bcrypt cost 5, below 12: for tests only"), "\(log)")
+        }
+    }
+
     @Test func explicitIssuerIsTheAudienceOfDeviceTokens() async throws {
         try await withServer(["--issuer", "https://login.example.com/"]) { server, client in
             #expect(server.issuer == "https://login.example.com", "the trailing slash is dropped")
@@ -69,6 +80,8 @@ import TouchstoneTestSupport
         (["--insecure-attestation-root", "/etc/hostname"], ["--insecure-attestation-root", "not", "/etc/hostname"]),
         (["--android-attestation-status", "/nonexistent/status.json"], ["/nonexistent/status.json"]),
         (["--android-attestation-status", "/etc/hostname"], ["--android-attestation-status", "status list"]),
+        (["--insecure-bcrypt-cost", "3"], ["--insecure-bcrypt-cost", "4 to 11"]),
+        (["--insecure-bcrypt-cost", "12"], ["--insecure-bcrypt-cost", "4 to 11"]),
     ])
     func badConfigurationFailsAtStartUp(arguments: [String], mentions: [String]) async throws {
         let directory = try ScratchDirectory()

@@ -241,8 +241,10 @@ struct TwoInstanceTests {
             // The evidence is the server's receipt of the decision, not the device's token.
             #expect(state.decision != nil && state.decision != decision && state.decidedAt != nil, "\(read)")
 
-            // Decided once: the same item decided again at B is refused.
-            let twice = try await ana.device.decision(deviceId: ana.deviceId, challenge: item.challenge, txn: txn)
+            // Decided once: the same item decided again at B (a denial now) is refused. An approval signed again in
+            // the same second would be the very token already spent, a replay: 401 `challenge_invalid`.
+            let twice = try await ana.device.decision(
+                deviceId: ana.deviceId, challenge: item.challenge, approve: false, txn: txn)
             expectProblem(
                 try await pair.clientB.post(
                     "/v1/confirmations/\(confirmation.confirmationId)/decision", DecisionRequest(assertion: twice)),

@@ -42,8 +42,11 @@ public final class ServerProcess {
         let database = directory.path("touchstone.sqlite")
         let stdoutPath = directory.path("serve.out")
         let stderrPath = directory.path("serve.err")
+        // bcrypt at cost 4, as the in-process servers of the tests: at cost 12 the process-level tests spent most of
+        // their time hashing passwords and PINs. A test of the cost itself starts its own `serve`.
         let process = try TouchstoneExecutable.launch(
-            ["serve", "--port", "0", "--database", database] + arguments, in: directory, environment: environment,
+            ["serve", "--port", "0", "--database", database, "--insecure-bcrypt-cost", "4"] + arguments, in: directory,
+            environment: environment,
             stdoutPath: stdoutPath, stderrPath: stderrPath)
         let deadline = Date().addingTimeInterval(60)
         while true {

@@ -16,15 +16,18 @@ struct RateLimitMiddleware: RouterMiddleware {
         .oauthAuthorize,
     ]
 
+    /// ``limited`` with each template's non-empty segments, split once.
+    private static let matches = limited.map { (endpoint: $0, segments: $0.template.split(separator: "/")) }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
+        guard limiter.isOn else { return try await next(request, context) }
         // The router skips empty path segments (`/v1/accounts/`, `//v1/accounts`): so does the match.
         let segments = request.uri.path.split(separator: "/")
+        let method = request.method.rawValue
         guard
-            let endpoint = Self.limited.first(where: {
-                $0.method == request.method.rawValue && $0.template.split(separator: "/") == segments
-            })
+            let endpoint = Self.matches.first(where: { $0.endpoint.method == method && $0.segments == segments })?.endpoint
         else { return try await next(request, context) }
         do {
             try await limiter.admit(endpoint: endpoint.description, address: context.clientAddress)
