@@ -28,7 +28,8 @@ public final class BenchHTTP: Sendable {
     /// - Parameter baseURL: where the server listens: `http://HOST[:PORT][/PREFIX]`.
     public init(baseURL: String) throws {
         guard let url = URL(string: baseURL), url.scheme == "http", let host = url.host, !host.isEmpty else {
-            throw BenchError("the bench speaks plain HTTP/1.1: the server's URL must be http://HOST[:PORT], not \(baseURL)")
+            throw BenchError(
+                "--server must be an http URL such as http://127.0.0.1:8080 (the bench speaks plain HTTP/1.1), not \(baseURL)")
         }
         self.host = host
         port = url.port ?? 80

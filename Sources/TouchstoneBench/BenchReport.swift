@@ -38,7 +38,7 @@ public struct BenchReport: Encodable, Sendable {
         self.durationSeconds = durationSeconds
         self.serverRssBytes = serverRssBytes
         serverCpuMicrosecondsPerLogin = serverCpu.flatMap { cpu in
-            load.logins > 0 ? Double(cpu / .microseconds(1)) / Double(load.logins) : nil
+            load.logins > 0 ? cpu / .microseconds(1) / Double(load.logins) : nil
         }
     }
 

@@ -82,9 +82,7 @@ struct Bench: AsyncParsableCommand {
 
     /// Enrols over HTTP and drives a server elsewhere.
     private func runAgainst(server: String) async throws -> BenchReport {
-        guard let url = URL(string: server), url.scheme == "http", url.host != nil else {
-            throw ValidationError("--server must be an http URL such as http://127.0.0.1:8080 (the bench speaks plain HTTP/1.1)")
-        }
+        let http = try BenchHTTP(baseURL: server)
         var view = ServerView.remote
         if let serverPid {
             guard let process = ProcessUsage(pid: serverPid) else {
@@ -92,7 +90,6 @@ struct Bench: AsyncParsableCommand {
             }
             view = .process(process)
         }
-        let http = try BenchHTTP(baseURL: server)
         do {
             let devices = try await enrolOverHTTP(http)
             let report = try await measure(http: http, devices: devices.devices, audience: devices.audience, server: view)
