@@ -20,9 +20,10 @@ public final class BenchHTTP: Sendable {
 
     private let host: String
     private let port: Int
-    /// The `Host` header, and the path the base URL puts before every request's.
-    private let authority: String
+    /// The path the base URL puts before every request's.
     private let pathPrefix: String
+    /// `Host` and `Content-Type`, the same on every request: made once.
+    private let headers: HTTPHeaders
     private let idle = Mutex<[Channel]>([])
 
     /// - Parameter baseURL: where the server listens: `http://HOST[:PORT][/PREFIX]`.
@@ -33,7 +34,7 @@ public final class BenchHTTP: Sendable {
         }
         self.host = host
         port = url.port ?? 80
-        authority = url.port.map { "\(host):\($0)" } ?? host
+        headers = ["Host": url.port.map { "\(host):\($0)" } ?? host, "Content-Type": "application/json"]
         var prefix = url.path
         while prefix.hasSuffix("/") { prefix.removeLast() }
         pathPrefix = prefix
@@ -41,9 +42,7 @@ public final class BenchHTTP: Sendable {
 
     /// `POST path` with a JSON body.
     func post(_ path: String, json body: String, timeout: TimeAmount = .seconds(30)) async throws -> Answer {
-        var headers = HTTPHeaders()
-        headers.add(name: "Host", value: authority)
-        headers.add(name: "Content-Type", value: "application/json")
+        var headers = headers
         headers.add(name: "Content-Length", value: String(body.utf8.count))
         let head = HTTPRequestHead(version: .http1_1, method: .POST, uri: pathPrefix + path, headers: headers)
         let channel = try await connection()
