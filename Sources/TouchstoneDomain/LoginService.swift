@@ -28,12 +28,10 @@ package struct LoginService: Sendable {
 
     /// `POST /v1/sessions`: verifies the assertion, then applies binding, policy and PIN rules in that order.
     package func login(_ request: AssertionLoginRequest, ip: String) async throws -> Session {
-        let app = try await environment.app(request.clientId)
         let token = try? UnverifiedDeviceToken(request.assertion)
-        var device: DeviceRecord?
-        if let token {
-            device = try await environment.store.device(id: token.issuer)
-        }
+        // One read; with the login's one write (``LoginCommit``), a login is two statements on PostgreSQL.
+        let (app, device) = try await environment.store.loginParties(clientId: request.clientId, deviceId: token?.issuer)
+        guard let app else { throw ProblemError.appNotFound }
         // Counted as a PIN login when the key that claims to have signed is the device's PIN key.
         let method: ServerMetrics.LoginMethod =
             token.flatMap { device?.registeredKey(kid: $0.kid) }.map { $0.isBiometric ? .bio : .pin } ?? .bio

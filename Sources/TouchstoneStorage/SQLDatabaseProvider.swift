@@ -16,6 +16,10 @@ package protocol SQLDatabaseProvider: Service {
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
     /// Runs one statement that commits on its own.
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// One statement can write several tables (PostgreSQL's data-modifying `WITH`), so that work which would be a
+    /// transaction of several round trips can be one ``write(_:)`` instead. SQLite has no such statement, and no
+    /// round trips to save: its transactions run in this process.
+    var writesSeveralTablesInOneStatement: Bool { get }
     /// Inside a ``transaction(_:)``: waits until no other transaction holds the lock `key`, then holds it until
     /// commit (for work that must run once even when several instances start together, such as migrations).
     func exclusiveLock(_ key: Int64, in database: any SQLDatabase) async throws

@@ -79,11 +79,47 @@ import TouchstoneTestSupport
             let sessionId = try #require(issuedSessionId(commit))
             #expect(try await harness.store.session(id: sessionId)?.deviceId == device.id)
             #expect(try await harness.store.device(id: device.id)?.lastUsedAt?.storedSeconds == harness.now.storedSeconds)
+            guard case .issue(_, let refreshTokenHash, _, _, _, _) = commit.effect else { return }
+            #expect(try await harness.store.refreshToken(hash: refreshTokenHash)?.session.id == sessionId)
             let audit = try await harness.store.auditEvents(since: nil, userId: device.userId)
             #expect(audit.contains { $0.event == "login" && $0.outcome == "ok" && $0.deviceId == device.id })
             // An unknown challenge is refused.
             let other = try await issue(harness, device: device, challenge: "not-a-challenge")
             #expect(try await harness.store.commitLogin(other) == .challengeInvalid)
+        }
+    }
+
+    /// Issue 20: a login's reads and writes in at most two round trips on PostgreSQL.
+    @Test func aLoginIsOneStatementToReadAndOnPostgreSQLOneToWrite() async throws {
+        try await Harness.run { harness in
+            let enrolled = try await harness.enroll(try await TestDevice())
+            let counting = StatementCountingProvider(harness.runtime.store.provider)
+            let store = SQLStore(provider: counting)
+            let challenge = try await harness.challenge(enrolled.deviceId)
+            _ = counting.roundTrips()
+
+            let (app, read) = try await store.loginParties(clientId: "com.example.demo", deviceId: enrolled.deviceId)
+            #expect(counting.roundTrips() == 1)
+            #expect(app != nil)
+            #expect(app == (try await harness.store.app(clientId: "com.example.demo")))
+            let device = try #require(read)
+            #expect(device == (try await harness.store.device(id: enrolled.deviceId)))
+
+            let commit = try await issue(harness, device: device, challenge: challenge)
+            #expect(try await store.commitLogin(commit) == .committed)
+            // SQLite's transaction runs in this process: BEGIN, five statements, COMMIT.
+            #expect(counting.roundTrips() == (harness.database == .postgres ? 1 : 7))
+            // The replay is refused in one statement too, and writes nothing.
+            #expect(try await store.commitLogin(commit) == .challengeInvalid)
+            #expect(counting.roundTrips() == (harness.database == .postgres ? 1 : 3))
+
+            // Nothing of either is found under a name that does not exist.
+            let none = try await store.loginParties(clientId: "com.example.none", deviceId: "no-such-device")
+            #expect(none.app == nil && none.device == nil)
+            let appOnly = try await store.loginParties(clientId: "com.example.demo", deviceId: nil)
+            #expect(appOnly.app != nil && appOnly.device == nil)
+            let deviceOnly = try await store.loginParties(clientId: "com.example.none", deviceId: enrolled.deviceId)
+            #expect(deviceOnly.app == nil && deviceOnly.device?.id == enrolled.deviceId)
         }
     }
 

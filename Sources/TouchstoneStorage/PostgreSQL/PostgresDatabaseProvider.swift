@@ -90,6 +90,8 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
         }
     }
 
+    package var writesSeveralTablesInOneStatement: Bool { true }
+
     package func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await read(body)
     }

@@ -7,14 +7,14 @@ extension SQLStore {
         try await provider.read { database in
             try await database.raw(
                 "SELECT client_id, publisher, policy, attested_apps FROM apps WHERE client_id = \(bind: clientId)"
-            ).first().map(Self.appRecord)
+            ).first().map { try Self.appRecord($0) }
         }
     }
 
     package func apps() async throws -> [AppRecord] {
         try await provider.read { database in
             try await database.raw("SELECT client_id, publisher, policy, attested_apps FROM apps ORDER BY client_id")
-                .all().map(Self.appRecord)
+                .all().map { try Self.appRecord($0) }
         }
     }
 
@@ -89,11 +89,19 @@ extension SQLStore {
         }
     }
 
-    private static func appRecord(_ row: any SQLRow) throws -> AppRecord {
+    /// - Parameter prefix: what the columns' names start with (``prefixedAppColumns``: `app_`).
+    static func appRecord(_ row: any SQLRow, prefix: String = "") throws -> AppRecord {
         AppRecord(
-            clientId: try row.string("client_id"), publisher: try row.string("publisher"),
-            policy: try storedPolicies.decode(try row.string("policy")),
-            attestedApps: try row.optionalString("attested_apps").map { try fromJSON($0, as: AttestedApps.self) }
+            clientId: try row.string(prefix + "client_id"), publisher: try row.string(prefix + "publisher"),
+            policy: try storedPolicies.decode(try row.string(prefix + "policy")),
+            attestedApps: try row.optionalString(prefix + "attested_apps").map { try fromJSON($0, as: AttestedApps.self) }
                 ?? AttestedApps())
     }
+
+    /// The columns of `apps AS a` that ``appRecord(_:prefix:)`` reads, named `app_…` so that they can share a row
+    /// with another table's.
+    static let prefixedAppColumns = """
+        a.client_id AS app_client_id, a.publisher AS app_publisher, a.policy AS app_policy, \
+        a.attested_apps AS app_attested_apps
+        """
 }

@@ -9,18 +9,21 @@ extension SQLStore {
     }
 
     static func insertAudit(_ event: AuditEvent, in database: any SQLDatabase) async throws {
-        let milliseconds = Int64((event.at.timeIntervalSince1970 * 1000).rounded(.down))
-        let id = RecordID.timeOrdered(at: event.at)
         try await database.raw(
-            """
-            INSERT INTO audit_events (
-                id, at_ms, event, outcome, user_id, device_id, client_id, ip, detail, request_id, user_agent, actor)
-            VALUES (\(bind: id), \(bind: milliseconds), \(bind: event.event),
-                \(bind: event.outcome), \(bind: event.userId), \(bind: event.deviceId), \(bind: event.clientId),
-                \(bind: event.ip), \(bind: event.detail), \(bind: event.requestId), \(bind: event.userAgent),
-                \(bind: event.actor))
-            """
+            "INSERT INTO audit_events (\(unsafeRaw: insertedAuditColumns)) VALUES (\(binds: auditValues(event)))"
         ).run()
+    }
+
+    /// The columns an audit event is stored in; ``auditValues(_:)`` gives their values in this order.
+    static let insertedAuditColumns =
+        "id, at_ms, event, outcome, user_id, device_id, client_id, ip, detail, request_id, user_agent, actor"
+
+    static func auditValues(_ event: AuditEvent) -> [any Encodable & Sendable] {
+        [
+            RecordID.timeOrdered(at: event.at), Int64((event.at.timeIntervalSince1970 * 1000).rounded(.down)),
+            event.event, event.outcome, event.userId, event.deviceId, event.clientId, event.ip, event.detail,
+            event.requestId, event.userAgent, event.actor,
+        ]
     }
 
     package func auditEvents(since: Date?, userId: String?) async throws -> [AuditEvent] {

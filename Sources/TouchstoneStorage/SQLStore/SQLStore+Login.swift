@@ -2,8 +2,37 @@ import Foundation
 import SQLKit
 
 extension SQLStore {
+    package func loginParties(clientId: String, deviceId: String?) async throws -> (app: AppRecord?, device: DeviceRecord?) {
+        try await provider.read { database in
+            let row = try await database.raw(
+                """
+                SELECT \(unsafeRaw: Self.prefixedAppColumns), \(unsafeRaw: Self.joinedDeviceColumns)
+                FROM (SELECT 1 AS asked) AS request
+                LEFT JOIN apps AS a ON a.client_id = \(bind: clientId)
+                LEFT JOIN devices AS d ON d.id = \(bind: deviceId)
+                """
+            ).first()
+            guard let row else { return (nil, nil) }
+            return (
+                try row.decodeNil(column: "app_client_id") ? nil : try Self.appRecord(row, prefix: "app_"),
+                try row.decodeNil(column: "id") ? nil : try Self.deviceRecord(row)
+            )
+        }
+    }
+
+    /// ``deviceColumns`` of the table `d`, keeping their names.
+    private static let joinedDeviceColumns = deviceColumns.split(separator: ",")
+        .map { "d." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+
     package func commitLogin(_ login: LoginCommit) async throws -> LoginCommit.Outcome {
-        try await provider.transaction { database in
+        if provider.writesSeveralTablesInOneStatement, !login.reportedCompromised,
+            case .issue(let session, let refreshTokenHash, let biometric, let thumbprint, .none, let audit) = login.effect
+        {
+            return try await commitSession(
+                login, session: session, refreshTokenHash: refreshTokenHash, keyColumn: Self.keyColumn(biometric: biometric),
+                thumbprint: thumbprint, audit: audit)
+        }
+        return try await provider.transaction { database in
             // Each refusal below returns instead of throwing, so that what was written before it commits: the challenge
             // is consumed by the first verified assertion whatever the outcome, which also spends the assertion.
             guard
@@ -26,11 +55,11 @@ extension SQLStore {
                     guard outcome == .accepted else { return .pin(outcome) }
                 }
                 // The device was read before the signature was checked: it must still be active and still hold the key.
-                let keyColumn: SQLQueryString = biometric ? "biometric_key_thumbprint" : "device_key_thumbprint"
                 let touched = try await database.raw(
                     """
                     UPDATE devices SET last_used_at = \(bind: login.now.storedSeconds)
-                    WHERE id = \(bind: login.deviceId) AND revoked_at IS NULL AND \(keyColumn) = \(bind: thumbprint)
+                    WHERE id = \(bind: login.deviceId) AND revoked_at IS NULL
+                        AND \(Self.keyColumn(biometric: biometric)) = \(bind: thumbprint)
                     RETURNING id
                     """
                 ).first() != nil
@@ -42,5 +71,53 @@ extension SQLStore {
                 return .committed
             }
         }
+    }
+
+    private static func keyColumn(biometric: Bool) -> SQLQueryString {
+        biometric ? "biometric_key_thumbprint" : "device_key_thumbprint"
+    }
+
+    /// The commonest login (a session, no PIN, no compromise reported) as the transaction above writes it, in one
+    /// statement: on PostgreSQL one round trip instead of seven (BEGIN, five statements, COMMIT). Each step runs only
+    /// when the one before it wrote (a step reads the rows the step before returned), and the statement commits as a
+    /// whole, so a refusal keeps the challenge consumed, as in the transaction.
+    private func commitSession(
+        _ login: LoginCommit, session: SessionRecord, refreshTokenHash: String, keyColumn: SQLQueryString,
+        thumbprint: String, audit: AuditEvent
+    ) async throws -> LoginCommit.Outcome {
+        let sessionValues = try Self.sessionValues(session)
+        let steps = try await provider.write { database in
+            try await database.raw(
+                """
+                WITH consumed AS (
+                    DELETE FROM challenges
+                    WHERE challenge = \(bind: login.challenge) AND subject = \(bind: login.deviceId)
+                        AND purpose = \(bind: login.purpose) AND expires_at > \(bind: login.now.storedSeconds)
+                    RETURNING challenge
+                ), touched AS (
+                    UPDATE devices SET last_used_at = \(bind: login.now.storedSeconds)
+                    WHERE id = \(bind: login.deviceId) AND revoked_at IS NULL AND \(keyColumn) = \(bind: thumbprint)
+                        AND EXISTS (SELECT 1 FROM consumed)
+                    RETURNING id
+                ), stored AS (
+                    INSERT INTO sessions (\(unsafeRaw: Self.insertedSessionColumns))
+                    SELECT \(binds: sessionValues) FROM touched
+                    RETURNING id
+                ), refresh AS (
+                    INSERT INTO refresh_tokens (\(unsafeRaw: Self.insertedRefreshTokenColumns))
+                    SELECT \(binds: Self.refreshTokenValues(refreshTokenHash, of: session)) FROM stored
+                ), audited AS (
+                    INSERT INTO audit_events (\(unsafeRaw: Self.insertedAuditColumns))
+                    SELECT \(binds: Self.auditValues(audit)) FROM touched
+                )
+                SELECT (SELECT COUNT(*) FROM consumed) AS consumed, (SELECT COUNT(*) FROM touched) AS touched
+                """
+            ).first()
+        }
+        guard let steps, try steps.int("consumed") == 1 else { return .challengeInvalid }
+        guard try steps.int("touched") == 1 else {
+            return try await provider.read { try await Self.isRevoked(login.deviceId, in: $0) } ? .deviceRevoked : .keyRemoved
+        }
+        return .committed
     }
 }

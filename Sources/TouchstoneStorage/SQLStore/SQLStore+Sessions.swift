@@ -22,25 +22,36 @@ extension SQLStore {
     static func insertSession(_ session: SessionRecord, refreshTokenHash: String, in database: any SQLDatabase)
         async throws
     {
-        let amr = try json(session.amr)
         try await database.raw(
-            """
-            INSERT INTO sessions (
-                id, user_id, device_id, client_id, amr, acr, auth_time, last_activity_at, created_at, approved_by, scope,
-                provider_session_id, ip)
-            VALUES (\(bind: session.id), \(bind: session.userId), \(bind: session.deviceId), \(bind: session.clientId),
-                \(bind: amr), \(bind: session.acr), \(bind: session.authTime.storedSeconds),
-                \(bind: session.lastActivityAt.storedSeconds), \(bind: session.createdAt.storedSeconds),
-                \(bind: session.approvedBy), \(bind: session.scope), \(bind: session.providerSessionId),
-                \(bind: session.ip))
-            """
+            "INSERT INTO sessions (\(unsafeRaw: insertedSessionColumns)) VALUES (\(binds: try sessionValues(session)))"
         ).run()
         try await database.raw(
             """
-            INSERT INTO refresh_tokens (hash, session_id, created_at)
-            VALUES (\(bind: refreshTokenHash), \(bind: session.id), \(bind: session.createdAt.storedSeconds))
+            INSERT INTO refresh_tokens (\(unsafeRaw: insertedRefreshTokenColumns))
+            VALUES (\(binds: refreshTokenValues(refreshTokenHash, of: session)))
             """
         ).run()
+    }
+
+    /// The columns a new session is stored in; ``sessionValues(_:)`` gives their values in this order.
+    static let insertedSessionColumns = """
+        id, user_id, device_id, client_id, amr, acr, auth_time, last_activity_at, created_at, approved_by, scope, \
+        provider_session_id, ip
+        """
+
+    static func sessionValues(_ session: SessionRecord) throws -> [any Encodable & Sendable] {
+        [
+            session.id, session.userId, session.deviceId, session.clientId, try json(session.amr), session.acr,
+            session.authTime.storedSeconds, session.lastActivityAt.storedSeconds, session.createdAt.storedSeconds,
+            session.approvedBy, session.scope, session.providerSessionId, session.ip,
+        ]
+    }
+
+    /// The columns of a session's first refresh token; ``refreshTokenValues(_:of:)`` gives their values.
+    static let insertedRefreshTokenColumns = "hash, session_id, created_at"
+
+    static func refreshTokenValues(_ hash: String, of session: SessionRecord) -> [any Encodable & Sendable] {
+        [hash, session.id, session.createdAt.storedSeconds]
     }
 
     static let sessionColumns = """

@@ -82,6 +82,8 @@ package final class SQLiteDatabaseProvider: SQLDatabaseProvider {
 
     package func ready() async throws {}
 
+    package var writesSeveralTablesInOneStatement: Bool { false }
+
     /// Closes the database once the writes in flight are on disk.
     func close() async throws {
         try await writer.close()
