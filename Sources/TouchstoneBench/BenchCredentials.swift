@@ -25,6 +25,20 @@ public struct BenchCredentials: Sendable {
         biometricKey = P256.Signing.PrivateKey()
     }
 
+    /// Users `0..<count` of the run `runId`, their keys generated on every core.
+    public static func generate(count: Int, runId: String) async -> [BenchCredentials] {
+        let slices = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let size = (count + slices - 1) / slices
+        return await withTaskGroup(of: (Int, [BenchCredentials]).self) { group in
+            for start in stride(from: 0, to: count, by: max(size, 1)) {
+                group.addTask { (start, (start..<min(count, start + size)).map { BenchCredentials(runId: runId, index: $0) }) }
+            }
+            var parts: [(Int, [BenchCredentials])] = []
+            for await part in group { parts.append(part) }
+            return parts.sorted { $0.0 < $1.0 }.flatMap(\.1)
+        }
+    }
+
     public var deviceJWK: PublicJWK { Self.jwk(deviceKey.publicKey) }
     public var biometricJWK: PublicJWK { Self.jwk(biometricKey.publicKey) }
 

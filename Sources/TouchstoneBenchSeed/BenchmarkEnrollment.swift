@@ -1,7 +1,7 @@
 import TouchstoneProtocol
 
 /// A user and device that `touchstone bench` writes straight into its own database (see
-/// ``TouchstoneRuntime/insecureEnrollForBenchmark(_:clientId:pin:)``).
+/// ``TouchstoneRuntime/insecureEnrollForBenchmark(_:clientId:pin:progress:)``).
 package struct BenchmarkEnrollment: Sendable {
     package var username: String
     package var device: DeviceDescription

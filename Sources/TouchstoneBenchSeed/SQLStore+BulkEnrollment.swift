@@ -25,6 +25,6 @@ extension SQLStore {
         }
     }
 
-    /// Rows per multi-row INSERT: 19 device columns × 200 stays far below SQLite's and PostgreSQL's bind limits.
+    /// Rows per multi-row INSERT: 24 device columns × 200 stays far below SQLite's and PostgreSQL's bind limits.
     private static let rowsPerInsert = 200
 }

@@ -12,21 +12,39 @@ extension TouchstoneRuntime {
     /// Each row has the shape an enrolment writes: the keys are parsed and validated and their thumbprints computed
     /// as enrolment does, the device fingerprint is computed from the description, the PIN is hashed with bcrypt at
     /// the server's cost. To keep it fast, every user of one call shares one password hash (of a random password
-    /// nobody knows) and every device one PIN hash; biometric logins read neither.
+    /// nobody knows) and every device one PIN hash (two bcrypts per call, however many devices); biometric logins
+    /// read neither. The rows are written in transactions of ``devicesPerTransaction``.
     /// - Parameters:
     ///   - clientId: the app the devices enrol with; it must exist.
     ///   - pin: the PIN of every device.
+    ///   - progress: called with the number of devices written so far after each transaction.
     /// - Returns: the device ids, in the order of `enrollments`.
     /// - Throws: `ProblemError` for an unknown app or two equal keys, `KeyError` for a key enrolment would refuse.
     /// - ⚠️ Not an enrolment: no password check, proof of possession, policy check or approval. Only
     ///   `touchstone bench` calls it, on a database it creates for the run (or one its user named); no route reaches it,
     ///   and it is `package`, not `public`: apps that link TouchstoneServer cannot call it.
-    package func insecureEnrollForBenchmark(_ enrollments: [BenchmarkEnrollment], clientId: String, pin: String)
-        async throws -> [String]
-    {
+    package func insecureEnrollForBenchmark(
+        _ enrollments: [BenchmarkEnrollment], clientId: String, pin: String, progress: (Int) -> Void = { _ in }
+    ) async throws -> [String] {
         let app = try await environment.app(clientId)
         let passwordHash = try await environment.hasher.hash(SecretDigest.randomToken())
         let pinHash = try await environment.hasher.hash(pin)
+        var ids: [String] = []
+        ids.reserveCapacity(enrollments.count)
+        for start in stride(from: 0, to: enrollments.count, by: Self.devicesPerTransaction) {
+            let batch = enrollments[start..<min(enrollments.count, start + Self.devicesPerTransaction)]
+            ids += try await insertBenchmarkBatch(batch, app: app, passwordHash: passwordHash, pinHash: pinHash)
+            progress(ids.count)
+        }
+        return ids
+    }
+
+    /// Devices written per transaction by ``insecureEnrollForBenchmark(_:clientId:pin:progress:)``.
+    package static let devicesPerTransaction = 10_000
+
+    private func insertBenchmarkBatch(
+        _ enrollments: ArraySlice<BenchmarkEnrollment>, app: AppRecord, passwordHash: String, pinHash: String
+    ) async throws -> [String] {
         let now = environment.clock.now()
         var users: [UserRecord] = []
         var devices: [DeviceRecord] = []

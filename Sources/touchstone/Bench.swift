@@ -194,23 +194,20 @@ struct Bench: AsyncParsableCommand {
         }
     }
 
-    /// The fast path: keys generated here, rows written by the server (see `insecureEnrollForBenchmark`).
+    /// The fast path: keys generated here, on every core, then rows written by the server (see
+    /// `insecureEnrollForBenchmark`).
     private func enrolDirectly(_ runtime: TouchstoneRuntime) async throws -> [BenchDevice] {
+        status("generating the keys of \(devices) devices (not timed)")
+        let credentials = await BenchCredentials.generate(count: devices, runId: Self.runId())
         status("writing \(devices) users and enrolled devices into the database (fast path, not timed)")
-        let runId = Self.runId()
-        var enrolled: [BenchDevice] = []
-        enrolled.reserveCapacity(devices)
-        for start in stride(from: 0, to: devices, by: 1000) {
-            let credentials = (start..<min(devices, start + 1000)).map { BenchCredentials(runId: runId, index: $0) }
-            let ids = try await runtime.insecureEnrollForBenchmark(
-                credentials.map {
-                    BenchmarkEnrollment(
-                        username: $0.username, device: $0.device, deviceKey: $0.deviceJWK, biometricKey: $0.biometricJWK)
-                }, clientId: Self.clientId, pin: BenchCredentials.pin)
-            enrolled += zip(credentials, ids).map { $0.enrolled(as: $1) }
-            if devices > 1000 { status("  \(enrolled.count) of \(devices)") }
-        }
-        return enrolled
+        let total = devices
+        let ids = try await runtime.insecureEnrollForBenchmark(
+            credentials.map {
+                BenchmarkEnrollment(
+                    username: $0.username, device: $0.device, deviceKey: $0.deviceJWK, biometricKey: $0.biometricJWK)
+            }, clientId: Self.clientId, pin: BenchCredentials.pin,
+            progress: { written in if total > TouchstoneRuntime.devicesPerTransaction { status("  \(written) of \(total)") } })
+        return zip(credentials, ids).map { $0.enrolled(as: $1) }
     }
 
     /// What the bench can see of the server it drives.
