@@ -1,4 +1,5 @@
 import JWTKit
+import TouchstoneProtocol
 import TouchstoneStorage
 
 /// The claims of a server-signed access token (`typ: at+jwt`).
@@ -24,4 +25,23 @@ package struct AccessTokenClaims: JWTPayload, Equatable {
 
     /// Time is checked against the injected clock by ``TokenSigner``.
     package func verify(using _: some JWTAlgorithm) async throws {}
+}
+
+extension AccessTokenClaims: HandWrittenJSON {
+    /// In sorted order, leaving out `did` and `cnf` when absent, as the synthesized `Encodable` does.
+    package func writeJSON(into object: inout JSONObjectWriter) {
+        object.member("acr", acr)
+        object.member("amr", amr)
+        object.member("aud", aud)
+        object.member("auth_time", auth_time)
+        if let cnf { object.member("cnf") { $0.member("jkt", cnf.jkt) } }
+        if let did { object.member("did", did) }
+        object.member("exp", exp)
+        object.member("iat", iat)
+        object.member("iss", iss)
+        object.member("jti", jti)
+        object.member("scope", scope)
+        object.member("sid", sid)
+        object.member("sub", sub)
+    }
 }

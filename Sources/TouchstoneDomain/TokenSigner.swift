@@ -64,7 +64,7 @@ package actor TokenSigner {
     package func sign(_ claims: AccessTokenClaims) async throws -> String {
         try await reloadIfStale()
         let key = try current(.es256)
-        return try key.sign(claims, encodedHeader: key.accessTokenHeader)
+        return try key.sign(payload: claims.jsonBytes, encodedHeader: key.accessTokenHeader)
     }
 
     /// Signs other server statements (`typ` other than `at+jwt`, so they never pass as access tokens) with the
@@ -126,7 +126,11 @@ package actor TokenSigner {
         }
 
         func sign(_ claims: some Encodable, encodedHeader: [UInt8]) throws -> String {
-            let signingInput = encodedHeader + Array(Base64URL.encode(try JSONEncoder().encode(claims)).utf8)
+            try sign(payload: Array(try JSONEncoder().encode(claims)), encodedHeader: encodedHeader)
+        }
+
+        func sign(payload: [UInt8], encodedHeader: [UInt8]) throws -> String {
+            let signingInput = encodedHeader + Array(Base64URL.encode(payload).utf8)
             let signature = try key.signature(for: signingInput)
             return String(decoding: signingInput, as: UTF8.self) + "." + Base64URL.encode(signature)
         }

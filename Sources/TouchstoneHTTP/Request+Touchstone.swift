@@ -95,4 +95,15 @@ extension Response {
         let body = try WireCoding.encoder().encode(value)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
+
+    /// The same for the bodies of the login path, which write their own JSON.
+    package static func json(_ value: some HandWrittenJSON, status: HTTPResponse.Status = .ok, noStore: Bool = false)
+        -> Response
+    {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if noStore {
+            headers[.cacheControl] = "no-store"
+        }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: value.jsonBytes)))
+    }
 }

@@ -145,3 +145,25 @@ public struct SessionList: Codable, Sendable, Equatable {
         self.sessions = sessions
     }
 }
+
+extension ChallengeIssued: HandWrittenJSON {
+    public func writeJSON(into object: inout JSONObjectWriter) {
+        object.member("challenge", challenge)
+        object.member("expiresAt", date: Int64(expiresAt.timeIntervalSince1970.rounded(.down)))
+    }
+}
+
+extension Session: HandWrittenJSON {
+    /// In ``WireCoding``'s order (sorted keys).
+    public func writeJSON(into object: inout JSONObjectWriter) {
+        object.member("accessToken", accessToken)
+        object.member("acr", acr)
+        object.member("amr", amr)
+        object.member("deviceId", deviceId)
+        object.member("expiresIn", expiresIn)
+        object.member("refreshToken", refreshToken)
+        object.member("scope", scope)
+        object.member("tokenType", tokenType)
+        object.member("userId", userId)
+    }
+}

@@ -29,7 +29,7 @@ struct AccountController {
     @Sendable func passwordSession(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
         let body = try await request.decodeBody(PasswordLoginRequest.self, context: context)
         let session = try await services.accounts.passwordSession(body, ip: context.clientAddress)
-        return try Response.json(session, status: .created, noStore: true)
+        return Response.json(session, status: .created, noStore: true)
     }
 
     @Sendable func profile(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {

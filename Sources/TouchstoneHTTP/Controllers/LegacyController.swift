@@ -40,6 +40,6 @@ struct LegacyController {
 
     @Sendable func login(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
         let body = try await request.decodeBody(LoginRequest.self, context: context)
-        return try Response.json(try await legacy.login(jwt: body.jwt, ip: context.clientAddress), noStore: true)
+        return Response.json(try await legacy.login(jwt: body.jwt, ip: context.clientAddress), noStore: true)
     }
 }

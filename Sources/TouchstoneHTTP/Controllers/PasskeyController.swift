@@ -45,7 +45,7 @@ struct PasskeyController {
     @Sendable func authenticate(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
         let body = try await request.decodeBody(PasskeyAuthenticationFinish.self, context: context)
         let session = try await passkeys.finishAuthentication(body, ip: context.clientAddress)
-        return try Response.json(session, status: .created, noStore: true)
+        return Response.json(session, status: .created, noStore: true)
     }
 
     @Sendable func list(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {

@@ -26,13 +26,13 @@ struct SessionController {
     @Sendable func challenge(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
         let body = try await request.decodeBody(ChallengeRequest.self, context: context)
         let challenge = try await services.logins.challenge(body, ip: context.clientAddress)
-        return try Response.json(challenge, status: .created, noStore: true)
+        return Response.json(challenge, status: .created, noStore: true)
     }
 
     @Sendable func login(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
         let body = try await request.decodeBody(AssertionLoginRequest.self, context: context)
         let session = try await services.logins.login(body, ip: context.clientAddress)
-        return try Response.json(session, status: .created, noStore: true)
+        return Response.json(session, status: .created, noStore: true)
     }
 
     /// The device's `TouchstoneDevice` proof is checked by the service, once the refresh token names the session's
@@ -42,7 +42,7 @@ struct SessionController {
         let session = try await services.sessions.refresh(
             refreshToken: body.refreshToken, deviceProof: request.authorization(scheme: "TouchstoneDevice"),
             method: request.method.rawValue, path: request.uri.path, ip: context.clientAddress)
-        return try Response.json(session, noStore: true)
+        return Response.json(session, noStore: true)
     }
 
     @Sendable func logout(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
