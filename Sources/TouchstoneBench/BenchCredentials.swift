@@ -21,17 +21,21 @@ public struct BenchCredentials: Sendable {
         device = DeviceDescription(
             name: "bench device \(index)", model: "touchstone-bench", vendorId: "bench-\(runId)-\(index)",
             os: "Linux", compromised: false)
-        deviceKey = P256.Signing.PrivateKey()
-        biometricKey = P256.Signing.PrivateKey()
+        // Not compact-representable: swift-crypto's default draws keys until one is, which made key generation the
+        // slowest part of seeding a million devices.
+        deviceKey = P256.Signing.PrivateKey(compactRepresentable: false)
+        biometricKey = P256.Signing.PrivateKey(compactRepresentable: false)
     }
 
-    /// Users `0..<count` of the run `runId`, their keys generated on every core.
-    public static func generate(count: Int, runId: String) async -> [BenchCredentials] {
+    /// The users `indices` of the run `runId`, their keys generated on every core.
+    public static func generate(_ indices: Range<Int>, runId: String) async -> [BenchCredentials] {
         let slices = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let size = (count + slices - 1) / slices
+        let size = max(1, (indices.count + slices - 1) / slices)
         return await withTaskGroup(of: (Int, [BenchCredentials]).self) { group in
-            for start in stride(from: 0, to: count, by: max(size, 1)) {
-                group.addTask { (start, (start..<min(count, start + size)).map { BenchCredentials(runId: runId, index: $0) }) }
+            for start in stride(from: indices.lowerBound, to: indices.upperBound, by: size) {
+                group.addTask {
+                    (start, (start..<min(indices.upperBound, start + size)).map { BenchCredentials(runId: runId, index: $0) })
+                }
             }
             var parts: [(Int, [BenchCredentials])] = []
             for await part in group { parts.append(part) }

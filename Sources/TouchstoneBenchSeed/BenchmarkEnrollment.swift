@@ -1,7 +1,7 @@
 import TouchstoneProtocol
 
 /// A user and device that `touchstone bench` writes straight into its own database (see
-/// ``TouchstoneRuntime/insecureEnrollForBenchmark(_:clientId:pin:progress:)``).
+/// ``TouchstoneRuntime/insecureEnrollForBenchmark(_:clientId:pin:)``).
 package struct BenchmarkEnrollment: Sendable {
     package var username: String
     package var device: DeviceDescription

@@ -17,14 +17,13 @@ extension TouchstoneRuntime {
     /// - Parameters:
     ///   - clientId: the app the devices enrol with; it must exist.
     ///   - pin: the PIN of every device.
-    ///   - progress: called with the number of devices written so far after each transaction.
     /// - Returns: the device ids, in the order of `enrollments`.
     /// - Throws: `ProblemError` for an unknown app or two equal keys, `KeyError` for a key enrolment would refuse.
     /// - ⚠️ Not an enrolment: no password check, proof of possession, policy check or approval. Only
     ///   `touchstone bench` calls it, on a database it creates for the run (or one its user named); no route reaches it,
     ///   and it is `package`, not `public`: apps that link TouchstoneServer cannot call it.
     package func insecureEnrollForBenchmark(
-        _ enrollments: [BenchmarkEnrollment], clientId: String, pin: String, progress: (Int) -> Void = { _ in }
+        _ enrollments: [BenchmarkEnrollment], clientId: String, pin: String
     ) async throws -> [String] {
         let app = try await environment.app(clientId)
         let passwordHash = try await environment.hasher.hash(SecretDigest.randomToken())
@@ -34,12 +33,11 @@ extension TouchstoneRuntime {
         for start in stride(from: 0, to: enrollments.count, by: Self.devicesPerTransaction) {
             let batch = enrollments[start..<min(enrollments.count, start + Self.devicesPerTransaction)]
             ids += try await insertBenchmarkBatch(batch, app: app, passwordHash: passwordHash, pinHash: pinHash)
-            progress(ids.count)
         }
         return ids
     }
 
-    /// Devices written per transaction by ``insecureEnrollForBenchmark(_:clientId:pin:progress:)``.
+    /// Devices written per transaction by ``insecureEnrollForBenchmark(_:clientId:pin:)``.
     package static let devicesPerTransaction = 10_000
 
     private func insertBenchmarkBatch(

@@ -194,20 +194,25 @@ struct Bench: AsyncParsableCommand {
         }
     }
 
-    /// The fast path: keys generated here, on every core, then rows written by the server (see
-    /// `insecureEnrollForBenchmark`).
+    /// The fast path: keys generated here, on every core, rows written by the server (see
+    /// `insecureEnrollForBenchmark`), a transaction at a time, so that only the biometric keys stay in memory.
     private func enrolDirectly(_ runtime: TouchstoneRuntime) async throws -> [BenchDevice] {
-        status("generating the keys of \(devices) devices (not timed)")
-        let credentials = await BenchCredentials.generate(count: devices, runId: Self.runId())
         status("writing \(devices) users and enrolled devices into the database (fast path, not timed)")
-        let total = devices
-        let ids = try await runtime.insecureEnrollForBenchmark(
-            credentials.map {
-                BenchmarkEnrollment(
-                    username: $0.username, device: $0.device, deviceKey: $0.deviceJWK, biometricKey: $0.biometricJWK)
-            }, clientId: Self.clientId, pin: BenchCredentials.pin,
-            progress: { written in if total > TouchstoneRuntime.devicesPerTransaction { status("  \(written) of \(total)") } })
-        return zip(credentials, ids).map { $0.enrolled(as: $1) }
+        let runId = Self.runId()
+        let chunk = TouchstoneRuntime.devicesPerTransaction
+        var enrolled: [BenchDevice] = []
+        enrolled.reserveCapacity(devices)
+        for start in stride(from: 0, to: devices, by: chunk) {
+            let credentials = await BenchCredentials.generate(start..<min(devices, start + chunk), runId: runId)
+            let ids = try await runtime.insecureEnrollForBenchmark(
+                credentials.map {
+                    BenchmarkEnrollment(
+                        username: $0.username, device: $0.device, deviceKey: $0.deviceJWK, biometricKey: $0.biometricJWK)
+                }, clientId: Self.clientId, pin: BenchCredentials.pin)
+            enrolled += zip(credentials, ids).map { $0.enrolled(as: $1) }
+            if devices > chunk { status("  \(enrolled.count) of \(devices)") }
+        }
+        return enrolled
     }
 
     /// What the bench can see of the server it drives.
