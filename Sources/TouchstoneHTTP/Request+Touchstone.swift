@@ -88,22 +88,21 @@ extension ByteBuffer {
 extension Response {
     /// A JSON answer; `noStore` for anything that carries tokens or secrets.
     package static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, noStore: Bool = false) throws -> Response {
-        var headers: HTTPFields = [.contentType: "application/json"]
-        if noStore {
-            headers[.cacheControl] = "no-store"
-        }
-        let body = try WireCoding.encoder().encode(value)
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        json(bytes: try WireCoding.encoder().encode(value), status: status, noStore: noStore)
     }
 
     /// The same for the bodies of the login path, which write their own JSON.
     package static func json(_ value: some HandWrittenJSON, status: HTTPResponse.Status = .ok, noStore: Bool = false)
         -> Response
     {
+        json(bytes: value.jsonBytes, status: status, noStore: noStore)
+    }
+
+    private static func json(bytes: some Sequence<UInt8>, status: HTTPResponse.Status, noStore: Bool) -> Response {
         var headers: HTTPFields = [.contentType: "application/json"]
         if noStore {
             headers[.cacheControl] = "no-store"
         }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: value.jsonBytes)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }
