@@ -104,10 +104,8 @@ enum CLILog {
     /// A logger at `LOG_LEVEL` (default info) on standard error, in text or, with `LOG_FORMAT=json`, one JSON object
     /// per line.
     static func makeLogger(_ label: String) -> Logger {
-        let json = ProcessInfo.processInfo.environment["LOG_FORMAT"] == "json"
-        var logger = Logger(label: label) { label in
-            json ? JSONLogHandler(label: label) as any LogHandler : StreamLogHandler.standardError(label: label)
-        }
+        let format: LineLogHandler.Format = ProcessInfo.processInfo.environment["LOG_FORMAT"] == "json" ? .json : .text
+        var logger = Logger(label: label) { LineLogHandler(label: $0, format: format) }
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
         return logger
     }

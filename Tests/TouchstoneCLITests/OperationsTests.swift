@@ -34,6 +34,9 @@ import TouchstoneTestSupport
                 PasswordLoginRequest(clientId: ana.clientId, username: ana.username, password: EnrolledDevice.password))
             #expect(password.status == 201, "\(password)")
             #expect(try await client.get("/no/such/route").status == 404)
+            // A method beyond the standard ones (WebDAV's here) is counted as `other`: a client cannot add series by
+            // sending methods.
+            #expect(try await client.send("PROPFIND", "/no/such/route").status == 404)
             // Never on the public port.
             #expect(try await client.get("/metrics").status == 404)
 
@@ -48,7 +51,8 @@ import TouchstoneTestSupport
             // The route's pattern, not the path with its id.
             #expect(metrics.value("touchstone_http_requests_total", ["route": "/v1/devices/{deviceId}/inbox", "method": "GET", "status": "200"]) == 1)
             #expect(metrics.value("touchstone_http_requests_total", ["route": "unmatched", "method": "GET", "status": "404"]) == 2)
-            #expect(!metrics.text.contains(ana.deviceId))
+            #expect(metrics.value("touchstone_http_requests_total", ["route": "unmatched", "method": "other", "status": "404"]) == 1)
+            #expect(!metrics.text.contains(ana.deviceId) && !metrics.text.contains("PROPFIND"))
             #expect(metrics.value("touchstone_http_request_duration_seconds_count", ["route": "/v1/sessions", "method": "POST"]) == 6)
             #expect(metrics.value("touchstone_http_request_duration_seconds_bucket", ["route": "/v1/sessions", "method": "POST", "le": "+Inf"]) == 6)
 
