@@ -6,17 +6,7 @@ import TouchstoneProtocol
 enum PKCE {
     /// Whether `value` is 43 to 128 characters of `[A-Za-z0-9-._~]`, as verifiers and S256 challenges are (§4.1).
     static func isWellFormed(_ value: String) -> Bool {
-        (43...128).contains(value.utf8.count)
-            && value.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                    UInt8(ascii: "~"):
-                    true
-                default:
-                    false
-                }
-            }
+        (43...128).contains(value.utf8.count) && value.utf8.allSatisfy(PercentEncoding.isUnreserved)
     }
 
     /// Whether `verifier` is the one whose S256 transform is `challenge` (§4.6).

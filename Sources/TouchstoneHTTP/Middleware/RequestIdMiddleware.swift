@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import TouchstoneDomain
 import TouchstoneCrypto
+import TouchstoneProtocol
 
 /// Names every request: its own `X-Request-Id` when that is 1–64 characters of `[A-Za-z0-9._-]`, a new one otherwise.
 /// The answer carries it back; while the request is served it is the ``RequestMetadata`` that log lines and audit
@@ -18,15 +19,6 @@ struct RequestIdMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     static func isAcceptable(_ id: String) -> Bool {
-        (1...64).contains(id.utf8.count)
-            && id.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                    true
-                default:
-                    false
-                }
-            }
+        (1...64).contains(id.utf8.count) && id.utf8.allSatisfy { PercentEncoding.isUnreserved($0) && $0 != UInt8(ascii: "~") }
     }
 }
