@@ -201,7 +201,7 @@ struct Bench: AsyncParsableCommand {
         status("writing \(devices) users and enrolled devices into the database (fast path, not timed)")
         let runId = Self.runId()
         let chunk = TouchstoneRuntime.devicesPerTransaction
-        let step = max(1, devices / Self.loggingInDevices)
+        let step = max(1, (devices + Self.loggingInDevices - 1) / Self.loggingInDevices)
         var enrolled: [BenchDevice] = []
         enrolled.reserveCapacity(devices / step)
         for start in stride(from: 0, to: devices, by: chunk) {
@@ -220,7 +220,7 @@ struct Bench: AsyncParsableCommand {
         return enrolled
     }
 
-    /// The most devices an in-process run logs in with (a million keys took 1.6 GB): a run of 20 s makes fewer logins.
+    /// The most devices an in-process run logs in with, each again once all have (a million keys took 1.6 GB).
     static let loggingInDevices = 50_000
 
     /// What the bench can see of the server it drives.
