@@ -18,11 +18,6 @@ public struct JSONObjectWriter: Sendable {
         return bytes
     }
 
-    public mutating func member(_ name: StaticString, _ value: String) {
-        key(name)
-        write(value)
-    }
-
     /// `null` for `nil`.
     public mutating func member(_ name: StaticString, _ value: String?) {
         key(name)
