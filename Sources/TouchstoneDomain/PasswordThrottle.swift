@@ -20,7 +20,8 @@ package struct PasswordThrottle: Sendable {
     static let longestDelay: TimeInterval = 900
 
     static func accountKey(_ username: String) -> String { "account:" + username.lowercased() }
-    static func addressKey(_ address: String) -> String { "address:" + address }
+    /// The address's counter: an IPv6 address shares it with its /64 (``CountedAddress``).
+    static func addressKey(_ address: String) -> String { "address:" + CountedAddress.key(address) }
 
     /// Counts one password attempt for the account and the address, unless either is delayed now.
     /// - Throws: 429 `too_many_attempts` with `Retry-After` while either is delayed; nothing is counted then.

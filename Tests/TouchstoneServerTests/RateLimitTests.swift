@@ -1,11 +1,13 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import SQLKit
 import Testing
 import TouchstoneProtocol
 
 @testable import TouchstoneDomain
+@testable import TouchstoneHTTP
 @testable import TouchstoneStorage
 
 /// The per-address limit on the anonymous endpoints that store something (PROTOCOL.md "Operations"), counted in the
@@ -89,6 +91,36 @@ import TouchstoneProtocol
             #expect(statuses.filter { $0 == 200 }.count == 5, "\(statuses)")
             #expect(statuses.filter { $0 == 429 }.count == 15, "\(statuses)")
             #expect(try await ceremonies(h) == 5)
+        }
+    }
+
+    /// Regression: an IPv6 client was limited per address, so that one subscriber's /64 was millions of clients, and
+    /// an IPv4 client seen as `::ffff:a.b.c.d` (a dual-stack listener) was counted apart from its IPv4 address.
+    @Test func anIPv6ClientCountsByItsSlash64AndAnIPv4MappedOneAsItsIPv4Address() async throws {
+        let proxies = try [CIDR("127.0.0.0/8"), CIDR("::1/128")]
+        try await Harness.run(configure: {
+            $0.rateLimit = 2
+            $0.trustedProxies = proxies
+        }) { h in
+            // Over a socket, from a trusted proxy that names the client.
+            try await Application(router: h.runtime.router(), logger: h.runtime.environment.logger).test(.live) { client async throws in
+                func options(from address: String) async throws -> Int {
+                    let response = try await client.execute(
+                        uri: "/v1/webauthn/authentication/options", method: .post,
+                        headers: [.xForwardedFor: address, .contentType: "application/json"], body: ByteBuffer(string: "{}"))
+                    return Int(response.status.code)
+                }
+                #expect(try await options(from: "2001:db8:1:2::1") == 200)
+                #expect(try await options(from: "2001:DB8:1:2:FFFF:FFFF:FFFF:FFFF") == 200)
+                #expect(try await options(from: "2001:db8:1:2:a:b:c:d") == 429, "a third address of the /64 shares its limit")
+                #expect(try await options(from: "2001:db8:1:3::1") == 200, "the next /64 counts apart")
+
+                #expect(try await options(from: "192.0.2.1") == 200)
+                #expect(try await options(from: "::ffff:192.0.2.1") == 200)
+                #expect(try await options(from: "::ffff:c000:201") == 429, "the mapped address is the IPv4 address")
+                #expect(try await options(from: "192.0.2.1") == 429)
+                #expect(try await options(from: "192.0.2.2") == 200, "other IPv4 addresses count apart")
+            }
         }
     }
 

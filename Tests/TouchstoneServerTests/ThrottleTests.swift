@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import Testing
 import TouchstoneProtocol
@@ -82,6 +83,42 @@ import TouchstoneTestSupport
             #expect(try await h.send(.post, "/v1/sessions/password", json: next).status == .created)
             let other = PasswordLoginRequest(clientId: "com.example.demo", username: "user1", password: Harness.password)
             #expect(try await h.send(.post, "/v1/sessions/password", json: other).status == .created)
+        }
+    }
+
+    /// Regression: an IPv6 client's failures were counted per address, so that walking its /64 gave it unlimited
+    /// guesses, and an IPv4 client seen as `::ffff:a.b.c.d` had a second count. The audit still names each address.
+    @Test func anIPv6AddressesFailuresCountForItsSlash64AndAMappedIPv4AddressesForItsIPv4Address() async throws {
+        let proxies = try [CIDR("127.0.0.0/8"), CIDR("::1/128")]
+        try await Harness.run(configure: { $0.trustedProxies = proxies }) { h in
+            // Over a socket, from a trusted proxy that names the client.
+            try await Application(router: h.runtime.router(), logger: h.runtime.environment.logger).test(.live) { client async throws in
+                func guess(_ username: String, from address: String) async throws -> Int {
+                    let guess = PasswordLoginRequest(clientId: "com.example.demo", username: username, password: "typo typo typo")
+                    let response = try await client.execute(
+                        uri: "/v1/sessions/password", method: .post,
+                        headers: [.xForwardedFor: address, .contentType: "application/json"],
+                        body: ByteBuffer(bytes: try WireCoding.encoder().encode(guess)))
+                    return Int(response.status.code)
+                }
+                // Each failure from another address of one /64, each for another account.
+                for index in 0..<PasswordThrottle.freeAddressFailures {
+                    #expect(try await guess("user\(index)", from: "2001:db8::\(index + 1)") == 401)
+                }
+                #expect(try await guess("next", from: "2001:db8::ffff:1") == 429, "the /64 has used its free failures")
+                #expect(try await guess("next", from: "2001:db8:0:1::1") == 401, "the next /64 counts apart")
+
+                for index in 0..<PasswordThrottle.freeAddressFailures {
+                    let address = index.isMultiple(of: 2) ? "192.0.2.1" : "::ffff:192.0.2.1"
+                    #expect(try await guess("v4user\(index)", from: address) == 401)
+                }
+                #expect(try await guess("next", from: "192.0.2.1") == 429, "both spellings share one count")
+                #expect(try await guess("next", from: "::ffff:192.0.2.1") == 429)
+                #expect(try await guess("next", from: "192.0.2.2") == 401)
+            }
+            let refused = try await h.store.auditEvents(since: nil, userId: nil).filter { $0.outcome == "invalid_credentials" }
+            #expect(Set(refused.compactMap(\.ip)).isSuperset(of: ["2001:db8::1", "2001:db8::14", "::ffff:192.0.2.1"]),
+                "the audit keeps the full address: \(refused.map(\.ip))")
         }
     }
 
