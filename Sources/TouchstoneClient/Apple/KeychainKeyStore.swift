@@ -46,14 +46,14 @@ public actor KeychainKeyStore: KeyStore {
         }
         let deviceKey: SecureEnclaveKey
         do {
-            deviceKey = try await SecureEnclaveKey(dataRepresentation: deviceKeyData, authorizer: nil)
+            deviceKey = try SecureEnclaveKey(dataRepresentation: deviceKeyData, authorizer: nil)
         } catch {
             throw TouchstoneError(.notRegistered, "the Secure Enclave no longer knows the device key; register again")
         }
         // A biometric key the Secure Enclave no longer accepts counts as none: the device logs in with its PIN.
         var biometricKey: SecureEnclaveKey?
         if stored.biometric, let biometricKeyData = try read(Account.biometricKey) {
-            biometricKey = try? await SecureEnclaveKey(dataRepresentation: biometricKeyData, authorizer: verifier)
+            biometricKey = try? SecureEnclaveKey(dataRepresentation: biometricKeyData, authorizer: verifier)
         }
         return Registration(
             server: stored.server, deviceId: stored.deviceId, userId: stored.userId, username: stored.username,
@@ -63,13 +63,13 @@ public actor KeychainKeyStore: KeyStore {
     /// Makes a Secure Enclave key with `.privateKeyUsage` only (no biometric); it is kept only by ``save(_:)``.
     /// - Throws: ``TouchstoneError`` `biometryNotAvailable` on a device without a Secure Enclave.
     public func makeDeviceKey() async throws -> any DeviceKey {
-        try await SecureEnclaveKey.generate(authorizer: nil)
+        try SecureEnclaveKey.generate(authorizer: nil)
     }
 
     /// Makes a Secure Enclave key with `.privateKeyUsage` and `.biometryCurrentSet`; it is kept only by ``save(_:)``.
     /// - Throws: ``TouchstoneError`` `biometryNotAvailable` on a device without a Secure Enclave.
     public func makeBiometricKey() async throws -> any DeviceKey {
-        try await SecureEnclaveKey.generate(authorizer: verifier)
+        try SecureEnclaveKey.generate(authorizer: verifier)
     }
 
     /// Keeps a registration and its keys, replacing any earlier one and every session.

@@ -34,13 +34,13 @@ public struct SecureEnclaveKey: DeviceKey {
     /// Wraps a key the Secure Enclave made earlier, from its `dataRepresentation`.
     /// - Parameter authorizer: the verifier of a biometric key; `nil` for a device key.
     /// - Throws: when the handle is not a Secure Enclave P-256 key of this device.
-    init(dataRepresentation: Data, authorizer: LocalAuthenticationVerifier?) async throws {
+    init(dataRepresentation: Data, authorizer: LocalAuthenticationVerifier?) throws {
         let key = try SecureEnclave.P256.Signing.PrivateKey(
             dataRepresentation: dataRepresentation, authenticationContext: nil)
         let point = key.publicKey.rawRepresentation
         self.dataRepresentation = dataRepresentation
         self.authorizer = authorizer
-        self.publicKey = try await DevicePublicKey(
+        self.publicKey = try DevicePublicKey(
             jwk: PublicJWK(
                 kty: "EC", crv: "P-256", x: Base64URL.encode(point.prefix(32)), y: Base64URL.encode(point.suffix(32))))
     }
@@ -50,7 +50,7 @@ public struct SecureEnclaveKey: DeviceKey {
     ///   signatures; `nil` for a device key (`.privateKeyUsage` only).
     /// - Throws: ``TouchstoneError`` `biometryNotAvailable` on a device without a Secure Enclave (the Simulator, some
     ///   Macs).
-    static func generate(authorizer: LocalAuthenticationVerifier?) async throws -> SecureEnclaveKey {
+    static func generate(authorizer: LocalAuthenticationVerifier?) throws -> SecureEnclaveKey {
         guard SecureEnclave.isAvailable else {
             throw TouchstoneError(.biometryNotAvailable, "this device has no Secure Enclave; use the software platform")
         }
@@ -71,7 +71,7 @@ public struct SecureEnclaveKey: DeviceKey {
         } catch {
             throw TouchstoneError(.biometryNotAvailable, "the Secure Enclave cannot make a key: \(error)")
         }
-        return try await SecureEnclaveKey(dataRepresentation: key.dataRepresentation, authorizer: authorizer)
+        return try SecureEnclaveKey(dataRepresentation: key.dataRepresentation, authorizer: authorizer)
     }
 
     /// Signs claims as a compact ES256 JWS; a biometric key uses (or asks for) a verification first.

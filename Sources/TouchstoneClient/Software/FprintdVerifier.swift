@@ -1,6 +1,9 @@
+#if os(Linux) || os(macOS)
 import Foundation
 
 /// Fingerprint verification on Linux through fprintd's command-line tools (`fprintd-list`, `fprintd-verify`).
+///
+/// Compiled only on Linux and macOS: it runs the tools with `Process`, which iOS does not have.
 public struct FprintdVerifier: UserVerifier {
     /// The user whose enrolled fingers are checked.
     public let user: String
@@ -80,3 +83,4 @@ public struct FprintdVerifier: UserVerifier {
         }
     }
 }
+#endif
