@@ -36,7 +36,8 @@ struct Auditor: Sendable {
             actor: request?.actor ?? (deviceId == nil ? "user" : "device"))
     }
 
-    /// Runs `body` and records the code of the refusal it throws as `event` (and `ok` when `success` is set).
+    /// Runs `body` and records the code of the refusal it throws as `event` (and `ok` when `success` is set); a 503
+    /// `temporarily_unavailable` is not recorded: nothing was decided.
     func recording<T: Sendable>(
         _ event: String, userId: String? = nil, deviceId: String? = nil, clientId: String? = nil, ip: String,
         success: Bool = true, _ body: () async throws -> T
@@ -47,7 +48,8 @@ struct Auditor: Sendable {
                 await record(event, outcome: "ok", userId: userId, deviceId: deviceId, clientId: clientId, ip: ip)
             }
             return result
-        } catch let refusal as ProblemError {
+        } catch let refusal as ProblemError where refusal.code != .temporarilyUnavailable {
+            // A request turned away before it was considered (the hashing gate's 503) decided nothing: not audited.
             await record(event, outcome: refusal.code.rawValue, userId: userId, deviceId: deviceId, clientId: clientId, ip: ip)
             throw refusal
         }

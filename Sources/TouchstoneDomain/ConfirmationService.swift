@@ -66,7 +66,7 @@ package struct ConfirmationService: Sendable {
                 id: confirmation.id, challenge: confirmation.challenge, expiresAt: confirmation.expiresAt,
                 isDecided: confirmation.status == .approved || confirmation.status == .denied,
                 isRecipient: DecisionService.reaches(userId: confirmation.userId, publisher: confirmation.publisher),
-                txn: confirmation.txn, clientId: confirmation.clientId)
+                txn: confirmation.txn, policy: .asking(clientId: confirmation.clientId))
             let decision = try await DecisionService(environment: environment).verify(assertion, for: target)
             let status: ItemStatus = decision.approves ? .approved : .denied
             try DecisionService(environment: environment).settle(

@@ -5,6 +5,15 @@ import TouchstoneStorage
 
 /// An inbox item as a decision sees it.
 struct DecisionTarget: Sendable {
+    /// Whose policy a decision on the item follows.
+    enum PolicyApp: Sendable {
+        /// The app that asks (confirmations, web logins).
+        case asking(clientId: String)
+        /// The deciding device's own app: a new device of the same user (that device's own app decided at its
+        /// enrolment).
+        case decidingDevice
+    }
+
     package let id: String
     package let challenge: String
     package let expiresAt: Date
@@ -13,70 +22,66 @@ struct DecisionTarget: Sendable {
     let isRecipient: @Sendable (DeviceRecord) -> Bool
     /// The transaction hash a confirmation's decision must commit to.
     package let txn: String?
-    /// The app that asks: its policy applies to the decision as to a login.
-    package let clientId: String
+    /// Whose policy applies to the decision, as to a login.
+    let policy: PolicyApp
 }
 
 /// Decisions on inbox items: a `touchstone-decision+jwt` from a device the item was sent to, signed by its
-/// biometric key, or by its device key with the PIN (counted like a login's).
+/// biometric key, or by its device key with the PIN (counted like a login's), judged by ``DeviceAssertionPipeline``.
 struct DecisionService: Sendable {
     package let environment: ServiceEnvironment
 
     /// A verified decision, before it is recorded.
     struct Decision: Sendable {
-        package let device: DeviceRecord
         package let claims: DecisionClaims
         /// The SHA-256 of the device's decision token: all that is kept of it (it may carry a PIN).
         package let digest: String
+        /// How the user was verified.
+        package let amr: [String]
         /// What recording it writes besides the item (the PIN, the deciding device's state).
         package let commit: DecisionCommit
         package var approves: Bool { claims.decision == "approve" }
-        package var amr: [String] { [claims.pin == nil ? "bio" : "pin"] }
     }
 
     /// Verifies `assertion` as a decision on `target`, in the protocol's order; the PIN is checked last and applied
     /// when the decision is recorded (``settle(_:)``).
     /// - Throws: 401 `invalid_assertion` / `challenge_invalid` (also for a device the item was not sent to),
     ///   403 `device_revoked`, 409 `already_decided`, 410 `expired`, 403 `biometry_not_allowed` /
-    ///   `device_compromised` (the asking app's policy), 400 `txn_mismatch`.
+    ///   `device_compromised` / `attestation_required` (the policy), 400 `txn_mismatch`.
     package func verify(_ assertion: String, for target: DecisionTarget) async throws -> Decision {
         let token = try DeviceTokenGate.parse(assertion, invalid: .invalidAssertion)
-        guard let device = try await environment.store.device(id: token.issuer),
-            let (jwk, usesBiometricKey) = device.registeredKey(kid: token.kid)
-        else { throw ProblemError.invalidAssertion }
-        let gate = DeviceTokenGate(environment: environment)
-        let verified = try gate.verify(
-            token, key: try environment.deviceKeys.key(for: jwk), as: DecisionClaims.self, issuer: device.id,
-            invalid: .invalidAssertion)
-        guard verified.claims.verify(signedWithBiometricKey: usesBiometricKey) else { throw ProblemError.invalidAssertion }
-        try await gate.spend(verified, replayed: .challengeInvalid)
+        guard let device = try await environment.store.device(id: token.issuer) else { throw ProblemError.invalidAssertion }
+        // A decision with the PIN is admitted by the hashing gate before its token is spent.
+        return try await environment.hasher.admitting(if: device.registeredKey(kid: token.kid)?.isBiometric == false) {
+            try await verify(token, device: device, for: target)
+        }
+    }
+
+    private func verify(_ token: UnverifiedDeviceToken, device: DeviceRecord, for target: DecisionTarget) async throws
+        -> Decision
+    {
+        let pipeline = DeviceAssertionPipeline(environment: environment)
+        let verified = try pipeline.verify(token, device: device, as: DecisionClaims.self)
+        try await DeviceTokenGate(environment: environment).spend(verified.token, replayed: .challengeInvalid)
         let claims = verified.claims
         guard device.isActive else { throw ProblemError.deviceRevoked }
-        guard target.isRecipient(device),
-            SecretDigest.constantTimeEquals(claims.nonce, target.challenge)
-        else { throw ProblemError.challengeInvalid }
+        guard target.isRecipient(device), SecretDigest.constantTimeEquals(claims.nonce, target.challenge) else {
+            throw ProblemError.challengeInvalid
+        }
         guard !target.isDecided else { throw Self.alreadyDecided }
         let now = environment.clock.now()
-        guard target.expiresAt > now else {
-            throw ProblemError(.expired)
+        guard target.expiresAt > now else { throw ProblemError(.expired) }
+        let app: AppRecord
+        switch target.policy {
+        case .asking(let clientId): app = try await environment.app(clientId)
+        case .decidingDevice: app = try await environment.app(device.clientId)
         }
-        let policy = try await environment.app(target.clientId).policy
-        if claims.pin == nil, !policy.biometricAllowed {
-            throw ProblemError(.biometryNotAllowed, detail: "The asking app's policy does not allow biometric approval.")
-        }
-        if device.compromised, policy.refuseCompromisedDevices { throw ProblemError.deviceCompromised }
-        if let txn = target.txn, claims.txn != txn {
-            throw ProblemError(.txnMismatch)
-        }
-        var pin: PINAttempt?
-        if let entered = claims.pin {
-            pin = try await PINCheck(environment: environment).check(entered, device: device)
-        }
+        if let refusal = pipeline.policyRefusal(verified, app: app) { throw refusal }
+        if let txn = target.txn, claims.txn != txn { throw ProblemError(.txnMismatch) }
+        let pin = try await pipeline.checkPIN(verified)
         return Decision(
-            device: device, claims: claims, digest: token.digest,
-            commit: DecisionCommit(
-                deviceId: device.id, signedWithBiometricKey: usesBiometricKey, keyThumbprint: token.kid, pin: pin,
-                now: now))
+            claims: claims, digest: verified.token.digest, amr: verified.amr,
+            commit: DecisionCommit(signer: verified.signer(pin: pin), now: now))
     }
 
     /// Turns what recording a decision did into its refusal, if any.
@@ -84,9 +89,7 @@ struct DecisionService: Sendable {
         switch outcome {
         case .recorded: return
         case .notPending: throw Self.alreadyDecided
-        case .deviceRevoked: throw ProblemError.deviceRevoked
-        case .keyRemoved: throw ProblemError.invalidAssertion
-        case .pin(let pin): throw PINCheck(environment: environment).refusal(pin)
+        case .refused(let refused): throw DeviceAssertionPipeline(environment: environment).refusal(refused)
         }
     }
 

@@ -63,8 +63,8 @@ struct KeyAttestationCheck: Sendable {
             statusList: environment.settings.androidAttestationStatus)
         let policy = AndroidKeyAttestationPolicy(allowedApplications: app.attestedApps.android.compactMap(\.application))
         let now = environment.clock.now()
-        func storage(_ chain: [String], of key: DevicePublicKey, as role: AndroidKeyRole) throws(AttestationError)
-            -> AndroidKeyStorage
+        func verified(_ chain: [String], of key: DevicePublicKey, as role: AndroidKeyRole) throws(AttestationError)
+            -> (storage: AndroidKeyStorage, application: AttestationApplicationID?)
         {
             var certificates: [[UInt8]] = []
             for text in chain {
@@ -75,20 +75,28 @@ struct KeyAttestationCheck: Sendable {
             }
             let attested = try verifier.verify(chain: certificates, at: now)
             let expected = try AttestationPublicKey(subjectPublicKeyInfoDER: key.subjectPublicKeyInfoDER)
-            return try policy.evaluate(attested, expectedKey: expected, challenge: challenge, role: role)
+            let storage = try policy.evaluate(attested, expectedKey: expected, challenge: challenge, role: role)
+            return (storage, attested.keyDescription.softwareEnforced.attestationApplicationID)
         }
-        var levels = [try storage(deviceChain, of: subject.deviceKey, as: .device)]
+        let device = try verified(deviceChain, of: subject.deviceKey, as: .device)
+        var levels = [device.storage]
         switch (subject.biometricKey, biometricChain) {
         case (nil, nil):
             break
         case (let key?, let chain?):
-            levels.append(try storage(chain, of: key, as: .biometric))
+            levels.append(try verified(chain, of: key, as: .biometric).storage)
         case (nil, _?):
             throw AttestationError(.keyMismatch, "a biometric key chain was sent without a biometric key")
         case (_?, nil):
             throw AttestationError(.keyMismatch, "the biometric key came without its chain")
         }
-        return DeviceAttestation(kind: levels.allSatisfy { $0 == .strongBox } ? .androidStrongBox : .androidTEE)
+        // The policy refuses a chain without an application, so the device key's always names one.
+        let application = device.application
+        return DeviceAttestation(
+            kind: levels.allSatisfy { $0 == .strongBox } ? .androidStrongBox : .androidTEE,
+            build: .android(
+                packages: application?.packages.map(\.name) ?? [],
+                signingCertificateSHA256: application?.signatureDigests.map(HexDigits.text) ?? []))
     }
 
     /// Apple App Attest over the contract's `clientDataHash`; the App Attest key and receipt are kept.
@@ -110,6 +118,7 @@ struct KeyAttestationCheck: Sendable {
         return DeviceAttestation(
             kind: .appleAppAttest, appAttestKeyId: Base64URL.encode(attested.keyID),
             appAttestPublicKey: Base64URL.encode(attested.publicKey.x963Representation),
-            appAttestReceipt: Base64URL.encode(attested.receipt))
+            appAttestReceipt: Base64URL.encode(attested.receipt),
+            build: .apple(appID: attested.appID, development: attested.environment == .development))
     }
 }

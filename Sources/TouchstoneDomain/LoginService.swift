@@ -36,13 +36,16 @@ package struct LoginService: Sendable {
         let method: ServerMetrics.LoginMethod =
             token.flatMap { device?.registeredKey(kid: $0.kid) }.map { $0.isBiometric ? .bio : .pin } ?? .bio
         return try await environment.metrics.countingLogin(method) {
-            // Refusals are audited here; an accepted login is audited in the transaction that stores its session.
-            try await environment.auditor.recording(
-                "login", userId: device?.userId, deviceId: device?.id ?? token?.issuer, clientId: app.clientId, ip: ip,
-                success: false
-            ) {
-                guard let token, let device else { throw ProblemError.invalidAssertion }
-                return try await login(token, device: device, app: app, ip: ip)
+            // A PIN login is admitted by the hashing gate before anything is consumed or audited.
+            try await environment.hasher.admitting(if: method == .pin) {
+                // Refusals are audited here; an accepted login is audited in the transaction that stores its session.
+                try await environment.auditor.recording(
+                    "login", userId: device?.userId, deviceId: device?.id ?? token?.issuer, clientId: app.clientId,
+                    ip: ip, success: false
+                ) {
+                    guard let token, let device else { throw ProblemError.invalidAssertion }
+                    return try await login(token, device: device, app: app, ip: ip)
+                }
             }
         }
     }
@@ -50,20 +53,15 @@ package struct LoginService: Sendable {
     private func login(_ token: UnverifiedDeviceToken, device: DeviceRecord, app: AppRecord, ip: String) async throws
         -> Session
     {
-        guard let (jwk, usesBiometricKey) = device.registeredKey(kid: token.kid) else {
-            throw ProblemError.invalidAssertion
-        }
+        let pipeline = DeviceAssertionPipeline(environment: environment)
         // Spent by consuming its challenge in the login transaction below (``LoginCommit``).
-        let claims = try DeviceTokenGate(environment: environment).verify(
-            token, key: try environment.deviceKeys.key(for: jwk), as: AssertionClaims.self, issuer: device.id,
-            invalid: .invalidAssertion
-        ).claims
-        guard claims.verify(signedWithBiometricKey: usesBiometricKey) else { throw ProblemError.invalidAssertion }
+        let assertion = try pipeline.verify(token, device: device, as: AssertionClaims.self)
+        let claims = assertion.claims
         let now = environment.clock.now()
         // Every rule after the challenge is decided from the verified claims and the device read above (the PIN is
         // checked against the hash read then), so that the writes of the login (challenge, PIN count, and revocation
         // or session) go to the store in one transaction, which applies them only if the device is still as read.
-        let refusal = refusal(claims, device: device, app: app)
+        let refusal = refusal(assertion, app: app, pipeline: pipeline)
         var effect = LoginCommit.Effect.none
         var session: PreparedSession?
         if refusal?.code == .bindingMismatch {
@@ -74,32 +72,27 @@ package struct LoginService: Sendable {
                         .deviceRemoved, userId: device.userId, device: device, actingDevice: device.id, ip: ip, at: now)
                 ])
         } else if refusal == nil {
-            var pin: PINAttempt?
-            if let entered = claims.pin {
+            if claims.pin != nil {
                 // Not worth a bcrypt when the challenge is already spent (a replayed assertion).
                 guard try await environment.store.challengeIsLive(claims.nonce, subject: device.id, purpose: Self.purpose, now: now)
                 else { throw ProblemError.challengeInvalid }
-                pin = try await PINCheck(environment: environment).check(entered, device: device)
             }
+            let pin = try await pipeline.checkPIN(assertion)
             let prepared = try await SessionService(environment: environment).prepare(
-                userId: device.userId, device: device, clientId: app.clientId, amr: [pin == nil ? "bio" : "pin"],
-                acr: "aal2", ip: ip)
+                userId: device.userId, device: device, clientId: app.clientId, amr: assertion.amr, acr: "aal2", ip: ip)
             session = prepared
             effect = .issue(
-                session: prepared.record, refreshTokenHash: prepared.refreshTokenHash,
-                signedWithBiometricKey: usesBiometricKey, keyThumbprint: token.kid, pin: pin,
+                session: prepared.record, refreshTokenHash: prepared.refreshTokenHash, signer: assertion.signer(pin: pin),
                 audit: environment.auditor.event(
                     "login", outcome: "ok", userId: device.userId, deviceId: device.id, clientId: app.clientId, ip: ip))
         }
         let outcome = try await environment.store.commitLogin(
             LoginCommit(
                 challenge: claims.nonce, deviceId: device.id, purpose: Self.purpose, now: now,
-                reportedCompromised: claims.compromised == true, effect: effect))
+                reportedCompromised: claims.reportsCompromised, effect: effect))
         switch outcome {
         case .challengeInvalid: throw ProblemError.challengeInvalid
-        case .deviceRevoked: throw ProblemError.deviceRevoked
-        case .keyRemoved: throw ProblemError.invalidAssertion
-        case .pin(let pinOutcome): throw PINCheck(environment: environment).refusal(pinOutcome)
+        case .refused(let refused): throw pipeline.refusal(refused)
         case .committed: break
         }
         if let refusal { throw refusal }
@@ -107,22 +100,18 @@ package struct LoginService: Sendable {
         return session.wire
     }
 
-    /// The refusal a verified assertion meets once its challenge is consumed, in the protocol's order; `nil` when
-    /// the login may go on (for a PIN assertion: to the PIN check).
-    private func refusal(_ claims: AssertionClaims, device: DeviceRecord, app: AppRecord) -> ProblemError? {
+    /// The refusal a verified assertion meets once its challenge is consumed, in the protocol's order — the device
+    /// revoked, its binding, the app's publisher, then the app's policy as for every assertion
+    /// (``DeviceAssertionPipeline/policyRefusal(_:app:)``); `nil` when the login may go on (for a PIN assertion: to the
+    /// PIN check).
+    private func refusal(
+        _ assertion: DeviceAssertionPipeline.Verified<AssertionClaims>, app: AppRecord, pipeline: DeviceAssertionPipeline
+    ) -> ProblemError? {
+        let device = assertion.device
         guard device.isActive else { return .deviceRevoked }
-        guard claims.dfp == device.fingerprint else {
-            return ProblemError(.bindingMismatch)
-        }
-        if claims.compromised == true, app.policy.refuseCompromisedDevices { return .deviceCompromised }
-        guard app.publisher == device.publisher else {
-            return ProblemError(.appNotInPublisher)
-        }
-        if claims.pin == nil, !app.policy.biometricAllowed {
-            return ProblemError(.biometryNotAllowed, detail: "This app's policy does not allow biometric login.")
-        }
-        if claims.pin != nil, device.pinHash == nil { return .invalidAssertion }
-        return nil
+        guard assertion.claims.dfp == device.fingerprint else { return ProblemError(.bindingMismatch) }
+        guard app.publisher == device.publisher else { return ProblemError(.appNotInPublisher) }
+        return pipeline.policyRefusal(assertion, app: app)
     }
 
     package init(environment: ServiceEnvironment) {

@@ -69,7 +69,9 @@ package struct SessionService: Sendable {
             if let deviceId = session.deviceId {
                 device = try await verifyDeviceProof(deviceProof, deviceId: deviceId, method: method, path: path)
             }
-            let policy = try await environment.app(session.clientId).policy
+            let app = try await environment.app(session.clientId)
+            if let device, !app.admitsAttestation(of: device) { throw DeviceAssertionPipeline.attestationRequired }
+            let policy = app.policy
             if now.timeIntervalSince(session.lastActivityAt) > TimeInterval(policy.inactivityTimeoutSeconds)
                 || now.timeIntervalSince(session.authTime) > TimeInterval(policy.sessionMaxLifetimeSeconds)
             {

@@ -87,7 +87,7 @@ package struct WebLoginService: Sendable {
                     webLogin.status != .suppressed
                         && DecisionService.reaches(userId: webLogin.userId, publisher: webLogin.publisher)(device)
                 },
-                txn: nil, clientId: webLogin.clientId)
+                txn: nil, policy: .asking(clientId: webLogin.clientId))
             let decision = try await DecisionService(environment: environment).verify(assertion, for: target)
             let status: ItemStatus = decision.approves && decision.claims.number == webLogin.number ? .approved : .denied
             try DecisionService(environment: environment).settle(

@@ -382,6 +382,11 @@ enum Migrations {
             "ALTER TABLE sessions ADD COLUMN ip TEXT",
             "CREATE INDEX sessions_user_activity ON sessions (user_id, last_activity_at)",
         ],
+        [
+            // The app build a device's attestation proved (JSON; NULL without one, or from before this version):
+            // every app the device acts for checks it against its own attested builds.
+            "ALTER TABLE devices ADD COLUMN attested_build TEXT",
+        ],
     ]
 
     /// The advisory lock migrations hold (PostgreSQL); any constant shared by every instance.

@@ -88,7 +88,13 @@ import TouchstoneWebAuthnTestSupport
                 #expect(devices.count == 1)
                 #expect(devices.first?["attestation"] as? String == kind)
                 let stored = try #require(try await h.store.device(id: enrolled.deviceId))
-                #expect(stored.attestation == DeviceAttestation(kind: DeviceAttestationKind(rawValue: kind) ?? .androidTEE))
+                #expect(stored.attestation?.kind == DeviceAttestationKind(rawValue: kind))
+                // What the attestation proved of the app's build is kept, for every app the device acts for.
+                #expect(
+                    stored.attestation?.build
+                        == .android(
+                            packages: [AttestationFixtures.packageName],
+                            signingCertificateSHA256: [HexDigits.text(AttestationFixtures.signingCertificateSHA256)]))
             }
         }
     }

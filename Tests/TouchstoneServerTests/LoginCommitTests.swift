@@ -24,15 +24,16 @@ import TouchstoneTestSupport
             challenge: challenge, deviceId: device.id,
             purpose: LoginService.purpose, now: harness.now,
             effect: .issue(
-                session: session.record, refreshTokenHash: session.refreshTokenHash, signedWithBiometricKey: true,
-                keyThumbprint: thumbprint, pin: nil,
+                session: session.record, refreshTokenHash: session.refreshTokenHash,
+                signer: SigningDevice(
+                    deviceId: device.id, signedWithBiometricKey: true, keyThumbprint: thumbprint, pin: nil),
                 audit: AuditEvent(
                     at: harness.now, event: "login", outcome: "ok", userId: device.userId, deviceId: device.id,
                     clientId: device.clientId, ip: "127.0.0.1", detail: nil)))
     }
 
     private func issuedSessionId(_ commit: LoginCommit) -> String? {
-        guard case .issue(let session, _, _, _, _, _) = commit.effect else { return nil }
+        guard case .issue(let session, _, _, _) = commit.effect else { return nil }
         return session.id
     }
 
@@ -44,7 +45,7 @@ import TouchstoneTestSupport
             // The login read the device while it was active; an administrator revokes it before the commit.
             #expect(try await harness.store.revokeDevice(id: device.id, reason: "admin", at: harness.now, notices: []))
             let commit = try await issue(harness, device: device, challenge: challenge)
-            #expect(try await harness.store.commitLogin(commit) == .deviceRevoked)
+            #expect(try await harness.store.commitLogin(commit) == .refused(.deviceRevoked))
             let sessionId = try #require(issuedSessionId(commit))
             #expect(try await harness.store.session(id: sessionId) == nil)
             // What came before the refusal stays written: the challenge is spent, so the same assertion is refused.
@@ -62,7 +63,7 @@ import TouchstoneTestSupport
             let challenge = try await harness.challenge(enrolled.deviceId)
             #expect(try await harness.store.removeBiometricKey(deviceId: device.id))
             let commit = try await issue(harness, device: device, challenge: challenge)
-            #expect(try await harness.store.commitLogin(commit) == .keyRemoved)
+            #expect(try await harness.store.commitLogin(commit) == .refused(.keyRemoved))
             let audit = try await harness.store.auditEvents(since: nil, userId: device.userId)
             #expect(!audit.contains { $0.event == "login" && $0.outcome == "ok" }, "\(audit)")
         }
@@ -79,7 +80,7 @@ import TouchstoneTestSupport
             let sessionId = try #require(issuedSessionId(commit))
             #expect(try await harness.store.session(id: sessionId)?.deviceId == device.id)
             #expect(try await harness.store.device(id: device.id)?.lastUsedAt?.storedSeconds == harness.now.storedSeconds)
-            guard case .issue(_, let refreshTokenHash, _, _, _, _) = commit.effect else { return }
+            guard case .issue(_, let refreshTokenHash, _, _) = commit.effect else { return }
             #expect(try await harness.store.refreshToken(hash: refreshTokenHash)?.session.id == sessionId)
             let audit = try await harness.store.auditEvents(since: nil, userId: device.userId)
             #expect(audit.contains { $0.event == "login" && $0.outcome == "ok" && $0.deviceId == device.id })

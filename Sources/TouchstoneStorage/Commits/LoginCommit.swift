@@ -8,24 +8,17 @@ package struct LoginCommit: Sendable {
         case none
         /// A binding mismatch: the device is revoked with its sessions, leaving `notices` for the user's other devices.
         case revokeDevice(reason: String, notices: [NoticeDraft])
-        /// A login: for a PIN assertion the checked PIN is applied first (a wrong one is counted and ends the login);
-        /// then the device is marked used, the session stored and the login audited — provided the device is still
-        /// active and still holds the key that signed (`signedWithBiometricKey`, `keyThumbprint`).
-        case issue(
-            session: SessionRecord, refreshTokenHash: String, signedWithBiometricKey: Bool, keyThumbprint: String,
-            pin: PINAttempt?, audit: AuditEvent)
+        /// A login: the signing device's steps (``SigningDevice``: its PIN, then still active and holding the key
+        /// that signed; the device is marked used), then the session is stored and the login audited.
+        case issue(session: SessionRecord, refreshTokenHash: String, signer: SigningDevice, audit: AuditEvent)
     }
 
     /// How far the commit got; every step before the one named is committed.
     package enum Outcome: Sendable, Equatable {
         /// The challenge was unknown, spent, expired, or bound to another device or purpose.
         case challengeInvalid
-        /// `issue` only: the device was revoked since it was read; no session.
-        case deviceRevoked
-        /// `issue` only: the signing key is no longer registered (biometric opt-out) since the device was read.
-        case keyRemoved
-        /// `issue` with a PIN that was not accepted (counted when wrong); no session.
-        case pin(PINOutcome)
+        /// `issue` only: the signing device's steps refused; no session.
+        case refused(SigningDevice.Refusal)
         /// Every step was written.
         case committed
     }

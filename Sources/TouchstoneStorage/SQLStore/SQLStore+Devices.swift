@@ -7,7 +7,7 @@ extension SQLStore {
         id, user_id, client_id, publisher, name, model, vendor_id, os, fingerprint, device_key, \
         device_key_thumbprint, biometric_key, biometric_key_thumbprint, pin_hash, pin_failures, pin_locked_at, \
         created_at, last_used_at, revoked_at, compromised, attestation, app_attest_key_id, app_attest_public_key, \
-        app_attest_receipt
+        app_attest_receipt, attested_build
         """
 
     package func device(id: String) async throws -> DeviceRecord? {
@@ -90,6 +90,7 @@ extension SQLStore {
             device.pinLockedAt?.storedSeconds, device.createdAt.storedSeconds, device.lastUsedAt?.storedSeconds,
             device.revokedAt?.storedSeconds, device.compromised ? 1 : 0, device.attestation?.kind.rawValue,
             device.attestation?.appAttestKeyId, device.attestation?.appAttestPublicKey, device.attestation?.appAttestReceipt,
+            try device.attestation?.build.map(json),
         ]
     }
 
@@ -116,6 +117,7 @@ extension SQLStore {
         return DeviceAttestation(
             kind: kind, appAttestKeyId: try row.optionalString("app_attest_key_id"),
             appAttestPublicKey: try row.optionalString("app_attest_public_key"),
-            appAttestReceipt: try row.optionalString("app_attest_receipt"))
+            appAttestReceipt: try row.optionalString("app_attest_receipt"),
+            build: try row.optionalString("attested_build").map { try fromJSON($0, as: AttestedBuild.self) })
     }
 }

@@ -115,7 +115,7 @@ extension SQLStore {
         id: String, approvedDevice device: DeviceRecord?, by commit: DecisionCommit, notices: [NoticeDraft]
     ) async throws -> DecisionCommit.Outcome {
         try await provider.transaction { database in
-            if let refused = try await Self.admitDecider(commit, in: database) { return refused }
+            if let refused = try await Self.hold(commit.signer, at: commit.now, in: database) { return .refused(refused) }
             let decided = try await database.raw(
                 """
                 UPDATE enrollments SET state = \(bind: device == nil ? "denied" : "approved"),

@@ -26,11 +26,10 @@ extension SQLStore {
 
     package func commitLogin(_ login: LoginCommit) async throws -> LoginCommit.Outcome {
         if provider.writesSeveralTablesInOneStatement, !login.reportedCompromised,
-            case .issue(let session, let refreshTokenHash, let biometric, let thumbprint, .none, let audit) = login.effect
+            case .issue(let session, let refreshTokenHash, let signer, let audit) = login.effect, signer.pin == nil
         {
             return try await commitSession(
-                login, session: session, refreshTokenHash: refreshTokenHash, keyColumn: Self.keyColumn(biometric: biometric),
-                thumbprint: thumbprint, audit: audit)
+                login, session: session, refreshTokenHash: refreshTokenHash, signer: signer, audit: audit)
         }
         return try await provider.transaction { database in
             // Each refusal below returns instead of throwing, so that what was written before it commits: the challenge
@@ -49,23 +48,8 @@ extension SQLStore {
                 _ = try await Self.revokeDevice(
                     id: login.deviceId, reason: reason, at: login.now, notices: notices, in: database)
                 return .committed
-            case .issue(let session, let refreshTokenHash, let biometric, let thumbprint, let pin, let audit):
-                if let pin {
-                    let outcome = try await Self.apply(pin, deviceId: login.deviceId, at: login.now, in: database)
-                    guard outcome == .accepted else { return .pin(outcome) }
-                }
-                // The device was read before the signature was checked: it must still be active and still hold the key.
-                let touched = try await database.raw(
-                    """
-                    UPDATE devices SET last_used_at = \(bind: login.now.storedSeconds)
-                    WHERE id = \(bind: login.deviceId) AND revoked_at IS NULL
-                        AND \(Self.keyColumn(biometric: biometric)) = \(bind: thumbprint)
-                    RETURNING id
-                    """
-                ).first() != nil
-                guard touched else {
-                    return try await Self.isRevoked(login.deviceId, in: database) ? .deviceRevoked : .keyRemoved
-                }
+            case .issue(let session, let refreshTokenHash, let signer, let audit):
+                if let refused = try await Self.hold(signer, at: login.now, in: database) { return .refused(refused) }
                 try await Self.insertSession(session, refreshTokenHash: refreshTokenHash, in: database)
                 try await Self.insertAudit(audit, in: database)
                 return .committed
@@ -73,17 +57,12 @@ extension SQLStore {
         }
     }
 
-    private static func keyColumn(biometric: Bool) -> SQLQueryString {
-        biometric ? "biometric_key_thumbprint" : "device_key_thumbprint"
-    }
-
     /// The commonest login (a session, no PIN, no compromise reported) as the transaction above writes it, in one
     /// statement: on PostgreSQL one round trip instead of seven (BEGIN, five statements, COMMIT). Each step runs only
     /// when the one before it wrote (a step reads the rows the step before returned), and the statement commits as a
     /// whole, so a refusal keeps the challenge consumed, as in the transaction.
     private func commitSession(
-        _ login: LoginCommit, session: SessionRecord, refreshTokenHash: String, keyColumn: SQLQueryString,
-        thumbprint: String, audit: AuditEvent
+        _ login: LoginCommit, session: SessionRecord, refreshTokenHash: String, signer: SigningDevice, audit: AuditEvent
     ) async throws -> LoginCommit.Outcome {
         let sessionValues = try Self.sessionValues(session)
         let steps = try await provider.write { database in
@@ -96,8 +75,7 @@ extension SQLStore {
                     RETURNING challenge
                 ), touched AS (
                     UPDATE devices SET last_used_at = \(bind: login.now.storedSeconds)
-                    WHERE id = \(bind: login.deviceId) AND revoked_at IS NULL AND \(keyColumn) = \(bind: thumbprint)
-                        AND EXISTS (SELECT 1 FROM consumed)
+                    WHERE \(Self.holdsKey(signer)) AND EXISTS (SELECT 1 FROM consumed)
                     RETURNING id
                 ), stored AS (
                     INSERT INTO sessions (\(unsafeRaw: Self.insertedSessionColumns))
@@ -116,7 +94,8 @@ extension SQLStore {
         }
         guard let steps, try steps.int("consumed") == 1 else { return .challengeInvalid }
         guard try steps.int("touched") == 1 else {
-            return try await provider.read { try await Self.isRevoked(login.deviceId, in: $0) } ? .deviceRevoked : .keyRemoved
+            let revoked = try await provider.read { try await Self.isRevoked(login.deviceId, in: $0) }
+            return .refused(revoked ? .deviceRevoked : .keyRemoved)
         }
         return .committed
     }

@@ -34,21 +34,6 @@ extension SQLStore {
         return .changed
     }
 
-    /// Locks an active device's row until commit, provided it still holds the key that signed (the biometric key or
-    /// the device key with this thumbprint); `false` when it does not.
-    static func lockActiveDevice(
-        _ deviceId: String, signedWithBiometricKey biometric: Bool, keyThumbprint: String, in database: any SQLDatabase
-    ) async throws -> Bool {
-        let keyColumn: SQLQueryString = biometric ? "biometric_key_thumbprint" : "device_key_thumbprint"
-        return try await database.raw(
-            """
-            UPDATE devices SET id = id
-            WHERE id = \(bind: deviceId) AND revoked_at IS NULL AND \(keyColumn) = \(bind: keyThumbprint)
-            RETURNING id
-            """
-        ).first() != nil
-    }
-
     /// Locks an active device's row until commit; `false` when it is revoked or unknown. A revocation locks the same row
     /// first, so what the device approved and is stored under this lock comes wholly before or after it.
     static func lockActiveDevice(_ deviceId: String, in database: any SQLDatabase) async throws -> Bool {
@@ -57,8 +42,7 @@ extension SQLStore {
         ).first() != nil
     }
 
-    /// Whether the device is revoked (or gone), after ``lockActiveDevice(_:signedWithBiometricKey:keyThumbprint:in:)``
-    /// refused: otherwise its key was removed.
+    /// Whether the device is revoked (or gone), after ``hold(_:at:in:)`` refused: otherwise its key was removed.
     static func isRevoked(_ deviceId: String, in database: any SQLDatabase) async throws -> Bool {
         let row = try await database.raw("SELECT revoked_at FROM devices WHERE id = \(bind: deviceId)").first()
         return try row?.optionalDate("revoked_at") != nil || row == nil
@@ -78,20 +62,29 @@ extension SQLStore {
 }
 
 extension SQLStore {
-    /// The steps of a decision before its item's update, inside the caller's transaction: applies its PIN, then locks
-    /// the deciding device while it is active and holds the signing key. `nil` when the decision may be recorded.
-    static func admitDecider(_ commit: DecisionCommit, in database: any SQLDatabase) async throws
-        -> DecisionCommit.Outcome?
+    /// The signing device's steps, inside the caller's transaction, for logins and decisions alike: applies its PIN,
+    /// then marks the device used provided it is still active and holds the signing key — which locks its row until
+    /// commit. `nil` when the action may be written.
+    static func hold(_ signer: SigningDevice, at now: Date, in database: any SQLDatabase) async throws
+        -> SigningDevice.Refusal?
     {
-        if let pin = commit.pin {
-            let outcome = try await apply(pin, deviceId: commit.deviceId, at: commit.now, in: database)
+        if let pin = signer.pin {
+            let outcome = try await apply(pin, deviceId: signer.deviceId, at: now, in: database)
             guard outcome == .accepted else { return .pin(outcome) }
         }
-        guard
-            try await lockActiveDevice(
-                commit.deviceId, signedWithBiometricKey: commit.signedWithBiometricKey,
-                keyThumbprint: commit.keyThumbprint, in: database)
-        else { return try await isRevoked(commit.deviceId, in: database) ? .deviceRevoked : .keyRemoved }
+        let held = try await database.raw(
+            """
+            UPDATE devices SET last_used_at = \(bind: now.storedSeconds) WHERE \(holdsKey(signer)) RETURNING id
+            """
+        ).first() != nil
+        guard held else { return try await isRevoked(signer.deviceId, in: database) ? .deviceRevoked : .keyRemoved }
         return nil
+    }
+
+    /// The one condition a signing device's row must meet when the action is written: active, holding the key that
+    /// signed.
+    static func holdsKey(_ signer: SigningDevice) -> SQLQueryString {
+        let keyColumn: SQLQueryString = signer.signedWithBiometricKey ? "biometric_key_thumbprint" : "device_key_thumbprint"
+        return "id = \(bind: signer.deviceId) AND revoked_at IS NULL AND \(keyColumn) = \(bind: signer.keyThumbprint)"
     }
 }

@@ -67,7 +67,7 @@ extension SQLStore {
     {
         let amr = try Self.json(amr)
         return try await provider.transaction { database in
-            if let refused = try await Self.admitDecider(commit, in: database) { return refused }
+            if let refused = try await Self.hold(commit.signer, at: commit.now, in: database) { return .refused(refused) }
             let now = commit.now.storedSeconds
             return try await database.raw(
                 """
