@@ -112,22 +112,34 @@ public final class TouchstoneRuntime: Sendable {
     /// On a signal the server stops accepting connections and closes idle ones, long polls answer at once with what
     /// they have, requests in flight finish (for 10 s at most, after which they are cancelled), then the database
     /// writes what it acknowledged and closes, and this returns.
+    /// - Throws: ``ListenerFailure`` when a listener fails before a stop was asked for: a port that cannot be bound, a
+    ///   database that cannot be readied.
     public func serve(
         host: String, port: Int, metricsPort: Int?, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         // Stopped in the reverse order: the notice first, so that long polls end before the server waits for them.
+        let notice = environment.shutdown
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: application(host: host, port: port, onServerRunning: onServerRunning))
+            .init(
+                service: Listener(
+                    application: application(host: host, port: port, onServerRunning: onServerRunning),
+                    address: "\(host):\(port) (--port)", notice: notice))
         ]
         if let metricsPort {
-            services.append(.init(service: metricsApplication(host: host, port: metricsPort)))
+            services.append(
+                .init(
+                    service: Listener(
+                        application: metricsApplication(host: host, port: metricsPort),
+                        address: "\(host):\(metricsPort) (--metrics-port)", notice: notice)))
         }
-        services.append(.init(service: ShutdownNoticeService(notice: environment.shutdown)))
+        services.append(.init(service: ShutdownNoticeService(notice: notice)))
         var configuration = ServiceGroupConfiguration(
             services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: environment.logger)
         configuration.maximumGracefulShutdownDuration = Self.longestShutdown
         do {
             try await ServiceGroup(configuration: configuration).run()
+        } catch let failure as ListenerFailure {
+            throw failure
         } catch where environment.shutdown.hasBegun {
             // Requests that outlived the bound were cancelled (unanswered); everything answered was written before it
             // was answered. A stop asked for is still a clean stop.
@@ -173,6 +185,36 @@ public final class TouchstoneRuntime: Sendable {
             logger: environment.logger)
         application.beforeServerStarts { try await self.prepare() }
         return application
+    }
+}
+
+/// One HTTP application of ``TouchstoneRuntime/serve(host:port:metricsPort:onServerRunning:)``, whose error before the
+/// server was asked to stop — a port that cannot be bound, a database that cannot be readied — ends the server as a
+/// ``ListenerFailure``, never as a stop asked for.
+private struct Listener<Application: ApplicationProtocol>: Service {
+    let application: Application
+    /// `host:port (--option)`, for the reason.
+    let address: String
+    let notice: ShutdownNotice
+
+    func run() async throws {
+        do {
+            try await application.run()
+        } catch where !notice.hasBegun {
+            throw ListenerFailure(address: address, error: error)
+        }
+    }
+}
+
+/// A listener of `touchstone serve` that failed: `serve` exits non-zero with this one-line reason.
+struct ListenerFailure: Error, CustomStringConvertible {
+    /// `host:port (--option)`.
+    let address: String
+    let error: any Error
+
+    var description: String {
+        let reason = "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
+        return "cannot serve on \(address): \(reason)"
     }
 }
 

@@ -45,6 +45,22 @@ import TouchstoneTestSupport
         }
     }
 
+    /// Regression: `serve` exited 0 when a listener could not bind ("Address already in use"), as if it had been asked to
+    /// stop; scripts took it for a clean run.
+    @Test(arguments: ["--port", "--metrics-port"])
+    func aPortThatCannotBeBoundFailsTheServerWithAReason(option: String) async throws {
+        let holder = try TCPSocket.listening()
+        let taken = try holder.port
+        let directory = try ScratchDirectory()
+        let result = try await TouchstoneExecutable.run(
+            ["serve", "--port", "0", "--database", directory.path("touchstone.sqlite"), option, "\(taken)"], in: directory,
+            timeout: 60)
+        #expect(!result.timedOut, "the server kept running without its listener: \(result)")
+        #expect(result.status != 0, "\(result)")
+        let reason = try #require(result.stderrLines.last, "\(result)")
+        #expect(reason.contains("127.0.0.1:\(taken) (\(option))") && reason.contains("Address already in use"), "\(result)")
+    }
+
     @Test func aBcryptCostBelowTwelveIsAnnouncedAtStart() async throws {
         // The test servers hash at cost 4 (ServerProcess); the server says so in its log, every time it starts.
         try await withServer(["--insecure-bcrypt-cost", "5"]) { server, client in
