@@ -1,5 +1,6 @@
 import Foundation
 import TouchstoneCrypto
+import TouchstoneProtocol
 import TouchstoneStorage
 
 /// What an administrator registers to make an app an OpenID Connect client, checked before it is stored.
@@ -26,10 +27,11 @@ package struct OIDCClientRegistration: Sendable {
 
     /// The record to store, and the new secret (shown once) of a confidential client.
     /// - Throws: ``ConfigurationError`` for a client id that is not made of unreserved characters, a redirect URI that
-    ///   is neither `https` nor `http` on localhost or 127.0.0.1, has a fragment or is not absolute, an empty name, or
-    ///   an ID token algorithm other than RS256 and ES256.
+    ///   is neither `https` nor `http` on localhost or 127.0.0.1, has a fragment or userinfo, is not absolute or holds
+    ///   a character RFC 3986 does not allow in a URI, an empty name, or an ID token algorithm other than RS256 and
+    ///   ES256.
     package func record() throws -> (OIDCClientRecord, secret: String?) {
-        guard !clientId.isEmpty, clientId.unicodeScalars.allSatisfy(Self.isUnreserved) else {
+        guard !clientId.isEmpty, clientId.utf8.allSatisfy(PercentEncoding.isUnreserved) else {
             throw ConfigurationError("an OIDC client id may hold only letters, digits and - . _ ~")
         }
         guard !redirectURIs.isEmpty else { throw ConfigurationError("an OIDC client needs a --redirect-uri") }
@@ -51,17 +53,30 @@ package struct OIDCClientRegistration: Sendable {
         )
     }
 
-    /// An absolute `https` URI, or `http` whose host is `localhost` or `127.0.0.1`, without a fragment.
+    /// An absolute `https` URI, or `http` whose host is `localhost` or `127.0.0.1`, with no fragment, no userinfo, and
+    /// only the characters RFC 3986 allows in a URI (PROTOCOL "Clients").
+    /// - ⚠️ The character rule is what keeps Foundation and browsers reading the same host: a browser reads
+    ///   `http://evil.test\@localhost/cb` as a URI of `evil.test`, and would carry the code there.
     private static func check(_ uri: String) throws {
+        guard PercentEncoding.isURIText(uri) else {
+            throw ConfigurationError(
+                "\(uri) holds a character RFC 3986 does not allow in a URI (\\, white space, a control character, "
+                    + "non-ASCII, or % not followed by two hex digits)")
+        }
         guard let components = URLComponents(string: uri), let scheme = components.scheme?.lowercased(),
             let host = components.host, !host.isEmpty, components.fragment == nil, !uri.contains("#")
         else { throw ConfigurationError("\(uri) is not an absolute URI without a fragment") }
+        guard components.user == nil, components.password == nil, !authority(of: uri).contains("@") else {
+            throw ConfigurationError("\(uri) may not carry user information (user@host)")
+        }
         guard scheme == "https" || (scheme == "http" && ["localhost", "127.0.0.1"].contains(host.lowercased())) else {
             throw ConfigurationError("\(uri) must use https (http only on localhost or 127.0.0.1)")
         }
     }
 
-    private static func isUnreserved(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-._~".unicodeScalars.contains(scalar))
+    /// What stands between the `//` of `scheme://` and the path, query or fragment.
+    private static func authority(of uri: String) -> Substring {
+        guard let start = uri.range(of: "//")?.upperBound else { return "" }
+        return uri[start...].prefix { !"/?#".contains($0) }
     }
 }

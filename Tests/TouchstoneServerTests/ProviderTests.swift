@@ -609,4 +609,38 @@ import TouchstoneTestSupport
             #expect(try registration([uri]).record().0.redirectURIs == [uri])
         }
     }
+
+    /// Regression (issue 29, finding 5): `http://evil.test\@localhost/cb` was registered, Foundation reading its host
+    /// as `localhost` and browsers as `evil.test`. Only RFC 3986's characters, no userinfo, no fragment, for redirect
+    /// and post-logout URIs alike.
+    @Test func redirectURIsThatParsersCouldReadDifferentlyAreRefused() throws {
+        func registration(redirect: String, postLogout: String? = nil) -> OIDCClientRegistration {
+            OIDCClientRegistration(
+                clientId: "shop", name: nil, redirectURIs: [redirect], postLogoutRedirectURIs: postLogout.map { [$0] } ?? [],
+                confidential: false, idTokenAlgorithm: "RS256")
+        }
+        let refused = [
+            #"http://evil.test\@localhost/cb"#, #"https://shop.example\cb"#, "https://shop.example/c b", "https://shop.example/cb ",
+            " https://shop.example/cb", "https://shop.example/c\tb", "https://shop.example/cb\n", "https://shop.example/cb\u{0}",
+            "https://shop.example/cb\u{7F}", "https://shöp.example/cb", "https://shop.example/café", "https://shop.example/cb\u{2028}",
+            "https://shop.example/%zz", "https://shop.example/%4", "https://shop.example/cb?x=%", "https://shop.example/{cb}",
+            "https://shop.example/c|b", "https://shop.example/\"cb\"", "https://shop.example/<cb>", "https://shop.example/c^b",
+            "https://user@shop.example/cb", "https://user:secret@shop.example/cb", "https://@shop.example/cb",
+            "http://evil.test@localhost/cb", "http://localhost@evil.test/cb", "https://shop.example/cb#", "https://shop.example/cb#x",
+            "http://localhost.evil.test/cb", "http://127.0.0.1.evil.test/cb",
+        ]
+        for uri in refused {
+            #expect(throws: ConfigurationError.self, "\(uri.debugDescription)") { try registration(redirect: uri).record() }
+            #expect(throws: ConfigurationError.self, "post-logout \(uri.debugDescription)") {
+                try registration(redirect: "https://shop.example/cb", postLogout: uri).record()
+            }
+        }
+        for uri in [
+            "https://shop.example/caf%C3%A9", "https://shop.example/cb?next=a@b&x=(1);y='2'*+,!$", "https://shop.example:8443/a/b~c_d-e.f",
+            "http://LOCALHOST:8080/cb", "http://127.0.0.1:1/cb?x=%2F", "https://[2001:db8::1]/cb",
+        ] {
+            let record = try registration(redirect: uri, postLogout: uri).record().0
+            #expect(record.redirectURIs == [uri] && record.postLogoutRedirectURIs == [uri])
+        }
+    }
 }
