@@ -12,7 +12,8 @@ enum TextRules {
     package enum Use: Sendable {
         /// A name that identifies something (username, device, passkey): no white space at either end.
         case name
-        /// Text a device shows for approval (confirmation text, payee): at least one letter or digit.
+        /// Text a device shows for approval (confirmation text, payee): no space but U+0020, no blank-looking symbol,
+        /// and at least one letter or digit.
         case shown
     }
 
@@ -46,6 +47,10 @@ enum TextRules {
                 !first.properties.isWhitespace, !last.properties.isWhitespace
             else { throw ProblemError.invalidRequest("\(field) may not begin or end with white space") }
         case .shown:
+            guard !scalars.contains(where: isBlankLooking) else {
+                throw ProblemError.invalidRequest(
+                    "\(field) may hold no space but U+0020 and no blank-looking symbol (U+2800)")
+            }
             guard scalars.contains(where: isLetterOrDigit) else {
                 throw ProblemError.invalidRequest("\(field) must contain a letter or digit")
             }
@@ -54,6 +59,16 @@ enum TextRules {
 
     private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         hiddenCategories.contains(scalar.properties.generalCategory) || scalar.properties.isDefaultIgnorableCodePoint
+    }
+
+    /// Symbols drawn as blank space: U+2800 BRAILLE PATTERN BLANK (the other blank letters, the Hangul fillers, are
+    /// default-ignorable).
+    private static let blankSymbols: Set<Unicode.Scalar> = ["\u{2800}"]
+
+    /// A space separator (Zs) other than U+0020, such as U+00A0 or U+3000, or one of ``blankSymbols``: two payees that
+    /// differ only there would look the same.
+    private static func isBlankLooking(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.properties.generalCategory == .spaceSeparator && scalar != " ") || blankSymbols.contains(scalar)
     }
 
     /// General category L* or N*.

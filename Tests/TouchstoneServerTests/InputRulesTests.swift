@@ -267,4 +267,47 @@ import TouchstoneTestSupport
             #expect(try await h.inboxItems(device, deviceId: enrolled.deviceId).count == 1)
         }
     }
+
+    /// Regression (issue 29, finding 7): a payee with U+2800 (braille pattern blank) between its words passed. No space
+    /// but U+0020 and no blank-looking symbol, in `text` and `payee`.
+    @Test func blankLookingPayeesAndTextsAreRefused() async throws {
+        try await Harness.run { h in
+            try await h.saveApp(AppPolicy(clientId: "com.example.pay", publisher: "demo"))
+            let device = try await TestDevice()
+            let enrolled = try await h.enroll(device)
+            let key = try await h.newAPIKey(for: "com.example.pay")
+            let payment = ConfirmationRequest(
+                username: "ana", text: "Pay €120.00 to ACME Ltd", amount: "120.00", currency: "EUR", payee: "ACME Ltd")
+            func create(_ request: ConfirmationRequest) async throws -> TestResponse {
+                try await h.send(.post, "/v1/confirmations", json: request, headers: [.authorization: "ApiKey \(key)"])
+            }
+
+            var braille = payment
+            braille.payee = "ACME\u{2800}Ltd"
+            try h.expectProblem(try await create(braille), 400, .invalidRequest)
+
+            var refused: [ConfirmationRequest] = []
+            // U+2800, then every space separator (Zs) but U+0020: no-break, ogham, en quad … ideographic.
+            let blanks = ["\u{2800}", "\u{00A0}", "\u{1680}", "\u{2000}", "\u{2003}", "\u{2007}", "\u{200A}", "\u{202F}", "\u{205F}", "\u{3000}"]
+            for blank in blanks {
+                for value in ["ACME\(blank)Ltd", "ACME Ltd\(blank)", "\(blank)1"] {
+                    var text = payment
+                    text.text = "Pay €120.00 to " + value
+                    var payee = payment
+                    payee.payee = value
+                    refused += [text, payee]
+                }
+            }
+            for request in refused {
+                let response = try await create(request)
+                let shown = "\(request.text.unicodeScalars.map(\.value)) / \(request.payee.unicodeScalars.map(\.value))"
+                #expect(response.status == .badRequest, "\(shown)")
+                #expect(try h.problem(response).code == .invalidRequest, "\(shown)")
+            }
+            #expect(try await h.inboxItems(device, deviceId: enrolled.deviceId).isEmpty, "nothing is stored")
+
+            #expect(try await create(payment).status == .created, "U+0020 is the space a payee may hold")
+            #expect(try await h.inboxItems(device, deviceId: enrolled.deviceId).count == 1)
+        }
+    }
 }
