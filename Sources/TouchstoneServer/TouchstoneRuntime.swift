@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Metrics
+import NIOCore
 import Prometheus
 import ServiceLifecycle
 import TouchstoneDomain
@@ -114,15 +115,19 @@ public final class TouchstoneRuntime: Sendable {
     /// writes what it acknowledged and closes, and this returns.
     /// - Throws: ``ListenerFailure`` when a listener fails before a stop was asked for: a port that cannot be bound, a
     ///   database that cannot be readied.
+    /// - Parameter reservation: the port `port` names, held since `serve --port 0` picked it; released just before the
+    ///   server binds it.
     public func serve(
-        host: String, port: Int, metricsPort: Int?, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        host: String, port: Int, metricsPort: Int?, reservation: PortReservation? = nil,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         // Stopped in the reverse order: the notice first, so that long polls end before the server waits for them.
         let notice = environment.shutdown
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(
                 service: Listener(
-                    application: application(host: host, port: port, onServerRunning: onServerRunning),
+                    application: application(
+                        host: host, port: port, reservation: reservation, onServerRunning: onServerRunning),
                     address: "\(host):\(port) (--port)", notice: notice))
         ]
         if let metricsPort {
@@ -170,9 +175,13 @@ public final class TouchstoneRuntime: Sendable {
 
     /// The HTTP application: the database, the housekeeping loop and the server, started in this order and stopped
     /// in the reverse one, as the services of one `ServiceGroup`; the database is readied before the server binds.
-    /// - Parameter onServerRunning: called with the bound port once the server accepts connections.
+    /// - Parameters:
+    ///   - reservation: the port `port` names, held until now; released after the database is readied, the last step
+    ///     before the server binds.
+    ///   - onServerRunning: called with the bound port once the server accepts connections.
     public func application(
-        host: String, port: Int, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        host: String, port: Int, reservation: PortReservation? = nil,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         var application = Application(
             router: router(),
@@ -184,13 +193,16 @@ public final class TouchstoneRuntime: Sendable {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: environment.logger)
         application.beforeServerStarts { try await self.prepare() }
+        if let reservation {
+            application.beforeServerStarts { try await reservation.release() }
+        }
         return application
     }
 }
 
-/// One HTTP application of ``TouchstoneRuntime/serve(host:port:metricsPort:onServerRunning:)``, whose error before the
-/// server was asked to stop — a port that cannot be bound, a database that cannot be readied — ends the server as a
-/// ``ListenerFailure``, never as a stop asked for.
+/// One HTTP application of ``TouchstoneRuntime/serve(host:port:metricsPort:reservation:onServerRunning:)``: its error
+/// before the server was asked to stop — a port that cannot be bound, a database that cannot be readied — ends the
+/// server as a ``ListenerFailure``, never as a stop asked for.
 private struct Listener<Application: ApplicationProtocol>: Service {
     let application: Application
     /// `host:port (--option)`, for the reason.
@@ -213,8 +225,9 @@ struct ListenerFailure: Error, CustomStringConvertible {
     let error: any Error
 
     var description: String {
-        let reason = "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
-        return "cannot serve on \(address): \(reason)"
+        // A socket's error as the system names it ("Address already in use"), without NIO's call and errno.
+        let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
+        return "cannot serve on \(address): " + reason.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }
 

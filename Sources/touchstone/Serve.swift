@@ -14,7 +14,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 picks a free one).")
     var port = 8080
 
-    @Option(help: "The public base URL (default http://localhost:PORT); https unless the host is localhost.")
+    @Option(help: "The public base URL (default http://localhost:PORT, the port bound); https unless the host is localhost.")
     var issuer: String?
 
     @OptionGroup var database: DatabaseOptions
@@ -66,7 +66,17 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let logger = CLILog.makeLogger("touchstone.serve")
-        var settings = try ServerSettings(issuer: issuer ?? "http://localhost:\(port == 0 ? 8080 : port)")
+        if let metricsPort {
+            guard (0...65535).contains(metricsPort) else { throw ValidationError("--metrics-port takes a port number") }
+            guard metricsPort != port || port == 0 else {
+                throw ValidationError("--metrics-port must differ from --port: metrics are never served on the public port")
+            }
+        }
+        // `--port 0` takes a free port, which the default issuer (and so the RP ID and origin) names: it is picked now,
+        // before anything is built from the issuer, and held until the server binds it.
+        let reservation = port == 0 ? try await PortReservation(host: host) : nil
+        let port = reservation?.port ?? port
+        var settings = try ServerSettings(issuer: issuer ?? "http://localhost:\(port)")
         settings.selfSignup = !noSelfSignup
         settings.accountClientId = accountClientId
         settings.trustedProxies = try trustedProxy.map(CIDR.init)
@@ -78,12 +88,6 @@ struct Serve: AsyncParsableCommand {
         settings.insecureAllowRSA1024 = insecureAllowRsa1024
         guard rateLimit >= 0 else { throw ValidationError("--rate-limit takes 0 (no limit) or more requests a minute") }
         settings.rateLimit = rateLimit
-        if let metricsPort {
-            guard (0...65535).contains(metricsPort) else { throw ValidationError("--metrics-port takes a port number") }
-            guard metricsPort != port || port == 0 else {
-                throw ValidationError("--metrics-port must differ from --port: metrics are never served on the public port")
-            }
-        }
         try settings.loadAttestation(statusFile: androidAttestationStatus, insecureRootFiles: insecureAttestationRoot)
         if let insecureBcryptCost {
             try settings.setInsecureTestBcryptCost(insecureBcryptCost)
@@ -94,7 +98,7 @@ struct Serve: AsyncParsableCommand {
             database: try database.location(), settings: settings, logger: logger)
         let host = host
         let issuer = settings.issuer
-        try await runtime.serve(host: host, port: port, metricsPort: metricsPort) { boundPort in
+        try await runtime.serve(host: host, port: port, metricsPort: metricsPort, reservation: reservation) { boundPort in
             FileHandle.standardOutput.write(Data("touchstone serving http://\(host):\(boundPort) (issuer \(issuer))\n".utf8))
         }
     }

@@ -33,7 +33,7 @@ import TouchstoneTestSupport
     @Test func servesOnAFreePortWithSelfSignupOpen() async throws {
         try await withServer { server, client in
             #expect(server.baseURL.host == "127.0.0.1" && server.baseURL.port != 0, "\(server.baseURL)")
-            #expect(server.issuer == "http://localhost:8080")
+            #expect(server.issuer == "http://localhost:\(server.baseURL.port ?? -1)", "the issuer names the port bound")
             #expect(try server.stdoutText().split(separator: "\n").count == 1, "one line when ready")
             let health = try await client.get("/healthz")
             #expect(health.status == 200, "\(health)")
@@ -59,6 +59,26 @@ import TouchstoneTestSupport
         #expect(result.status != 0, "\(result)")
         let reason = try #require(result.stderrLines.last, "\(result)")
         #expect(reason.contains("127.0.0.1:\(taken) (\(option))") && reason.contains("Address already in use"), "\(result)")
+    }
+
+    /// Regression: `serve --port 0` without `--issuer` named `http://localhost:8080` as its issuer, a port it did not
+    /// serve on, so device tokens for the URL it printed were refused and its web page's origin was not its own.
+    @Test func aFreePortIsTheDefaultIssuersPort() async throws {
+        try await withServer { server, client in
+            let port = try #require(server.baseURL.port)
+            #expect(server.issuer == "http://localhost:\(port)", "the ready line names the port bound")
+            let discovery = try await client.get("/.well-known/openid-configuration")
+            #expect(discovery.status == 200, "\(discovery)")
+            #expect(try discovery.object()["issuer"] as? String == "http://localhost:\(port)", "\(discovery)")
+            // The default web origin follows the issuer (CORS answers it, and only it).
+            let own = try await client.get("/healthz", headers: ["Origin": "http://localhost:\(port)"])
+            #expect(own.header("Access-Control-Allow-Origin") == "http://localhost:\(port)", "\(own)")
+            let other = try await client.get("/healthz", headers: ["Origin": "http://localhost:8080"])
+            #expect(other.header("Access-Control-Allow-Origin") == nil, "\(other)")
+            // Device tokens are for that issuer.
+            let ana = try await EnrolledDevice.enrol(issuer: server.issuer, client: client)
+            #expect(try AccessToken(ana.firstSession.accessToken).claims.iss == "http://localhost:\(port)")
+        }
     }
 
     @Test func aBcryptCostBelowTwelveIsAnnouncedAtStart() async throws {
