@@ -4,7 +4,7 @@ import TouchstoneProtocol
 import TouchstoneStorage
 
 /// The browser's side of the OpenID Connect provider: the authorization endpoint, the sign-in page's requests and
-/// RP-initiated logout. The provider session is the one cookie; this service sees only its value.
+/// RP-initiated logout and its confirmation. The provider session is the one cookie; this service sees only its value.
 package struct ProviderService: Sendable {
     package let environment: ServiceEnvironment
 
@@ -181,31 +181,81 @@ package struct ProviderService: Sendable {
 
     // MARK: Logout
 
-    /// What RP-initiated logout answers.
+    /// What RP-initiated logout, or the user's confirmation of it, answers.
     package enum LogoutOutcome: Sendable, Equatable {
-        /// To the client's registered post-logout URI.
-        case redirect(String)
-        /// The signed-out page.
+        /// The browser's provider session ended, with every session issued through it: to `redirect` (a post-logout
+        /// URI registered for the hint's client, with `state`), or the signed-out page when it is `nil`.
+        case ended(redirect: String?)
+        /// The browser has no live provider session (and nothing ended): the page says it is signed out.
         case signedOut
+        /// A live provider session that this request cannot end by itself: the page asks the user, and its form sends
+        /// `token` (``LogoutConfirmation``) to `POST /oauth2/logout/confirm`.
+        case confirm(token: String)
     }
 
-    /// `GET /oauth2/logout`: ends the browser's provider session (and the one an ID token hint names) with every
-    /// session issued through it; goes back only to a post-logout URI registered for the hint's client.
+    /// `GET` or `POST /oauth2/logout` (RP-Initiated Logout 1.0): acts on the browser's provider session only. An
+    /// `id_token_hint` that counts (``countingHint(_:)``) and names that session ends it, with every session issued
+    /// through it, and goes back only to a post-logout URI registered for the hint's client. Anything else ends
+    /// nothing: any page can send a browser here, so the user is asked first. A hint alone never ends anything.
+    /// - Parameter sessionToken: the provider session cookie's value, if the browser sent one.
     package func logout(_ parameters: OAuthParameters, sessionToken: String?) async throws -> LogoutOutcome {
         let now = environment.clock.now()
-        if let sessionToken, let session = try await environment.store.providerSession(tokenHash: SecretDigest.sha256(sessionToken)) {
-            try await environment.store.endProviderSession(id: session.id, at: now)
-        }
-        let hint = try? parameters.single("id_token_hint")
-        guard let hint, let claims = try await environment.signer.verifyIDTokenSignature(hint) else { return .signedOut }
-        // Only the hint's own session ends: a hint proves which sign-in the client saw.
-        if let session = try await environment.store.providerSession(id: claims.sid), session.userId == claims.sub {
-            try await environment.store.endProviderSession(id: session.id, at: now)
-        }
-        guard let uri = try? parameters.single("post_logout_redirect_uri"),
-            let client = try await clients.client(claims.aud), client.postLogoutRedirectURIs.contains(uri)
+        guard let sessionToken,
+            let session = try await environment.store.providerSession(tokenHash: SecretDigest.sha256(sessionToken))
         else { return .signedOut }
-        return .redirect(AuthorizationResponse.redirect(to: uri, [("state", try? parameters.single("state"))]))
+        if let hint = try await countingHint(parameters), hint.sid == session.id, hint.sub == session.userId {
+            try await end(session, clientId: hint.aud, at: now)
+            guard let uri = try? parameters.single("post_logout_redirect_uri"),
+                let client = try await clients.client(hint.aud), client.postLogoutRedirectURIs.contains(uri)
+            else { return .ended(redirect: nil) }
+            let state = try? parameters.single("state")
+            return .ended(redirect: state.map { AuthorizationResponse.redirect(to: uri, [("state", $0)]) } ?? uri)
+        }
+        guard session.endedAt == nil, session.expiresAt > now else { return .signedOut }
+        return .confirm(token: LogoutConfirmation.token(forSession: sessionToken))
+    }
+
+    /// `POST /oauth2/logout/confirm`: the user confirmed on the page. With that session's token
+    /// (``LogoutConfirmation``), the browser's provider session ends with every session issued through it; with any
+    /// other, nothing ends and the page asks again.
+    /// - Parameter sessionToken: the provider session cookie's value, if the browser sent one.
+    package func confirmLogout(token: String?, sessionToken: String?) async throws -> LogoutOutcome {
+        let now = environment.clock.now()
+        guard let sessionToken,
+            let session = try await environment.store.providerSession(tokenHash: SecretDigest.sha256(sessionToken))
+        else { return .signedOut }
+        if LogoutConfirmation.confirms(token, session: sessionToken) {
+            try await end(session, clientId: nil, at: now)
+            return .ended(redirect: nil)
+        }
+        guard session.endedAt == nil, session.expiresAt > now else { return .signedOut }
+        return .confirm(token: LogoutConfirmation.token(forSession: sessionToken))
+    }
+
+    /// The claims of the request's `id_token_hint` when it counts: signed by this provider with a key it publishes,
+    /// `iss` ISSUER, expired or not (RP-Initiated Logout 1.0 §2), and of the client a `client_id` sent beside it names.
+    /// A repeated `id_token_hint` or `client_id` does not count.
+    private func countingHint(_ parameters: OAuthParameters) async throws -> IDTokenClaims? {
+        let hint: String?
+        let clientId: String?
+        do {
+            hint = try parameters.single("id_token_hint")
+            clientId = try parameters.single("client_id")
+        } catch {
+            return nil
+        }
+        guard let hint, let claims = try await environment.signer.verifyIDTokenSignature(hint),
+            clientId == nil || clientId == claims.aud
+        else { return nil }
+        return claims
+    }
+
+    /// Ends `session` and every session issued through it (again, harmlessly, when it has ended already).
+    private func end(_ session: ProviderSessionRecord, clientId: String?, at now: Date) async throws {
+        try await environment.store.endProviderSession(id: session.id, at: now)
+        if session.endedAt == nil {
+            await environment.auditor.record("oidc.logout", outcome: "ok", userId: session.userId, clientId: clientId)
+        }
     }
 
     // MARK: Sessions and codes

@@ -98,6 +98,9 @@ extension Endpoint {
     public static let oauthUserInfo = Endpoint("GET", "/oauth2/userinfo")
     public static let oauthUserInfoPost = Endpoint("POST", "/oauth2/userinfo")
     public static let oauthLogout = Endpoint("GET", "/oauth2/logout")
+    public static let oauthLogoutPost = Endpoint("POST", "/oauth2/logout")
+    /// The user's "Sign out of Touchstone?" answer, from the page that logout shows.
+    public static let oauthLogoutConfirm = Endpoint("POST", "/oauth2/logout/confirm")
     public static let oauthRevoke = Endpoint("POST", "/oauth2/revoke")
     /// The sign-in page's side of an authorization: what it asks, and its outcome.
     public static let oauthSignInRequest = Endpoint("GET", "/oauth2/sign-in/{requestId}")
@@ -116,7 +119,7 @@ extension Endpoint {
         createConfirmation, confirmation, decideConfirmation, startWebLogin, pollWebLogin, decideWebLogin, introspect,
         passkeyRegistrationOptions, passkeyRegistrationVerify, passkeyAuthenticationOptions,
         passkeyAuthenticationVerify, passkeys, removePasskey, openIDConfiguration, oauthAuthorize, oauthPushedRequest,
-        oauthToken, oauthUserInfo, oauthUserInfoPost, oauthLogout, oauthRevoke, oauthSignInRequest,
-        oauthSignInComplete, oauthSignInCancel, legacyRegisterKey, legacyLogin,
+        oauthToken, oauthUserInfo, oauthUserInfoPost, oauthLogout, oauthLogoutPost, oauthLogoutConfirm, oauthRevoke,
+        oauthSignInRequest, oauthSignInComplete, oauthSignInCancel, legacyRegisterKey, legacyLogin,
     ]
 }

@@ -108,6 +108,24 @@ extension WebPageTests {
             try await page.click("#provider-cancel")
             let cancelled = try await landedParameters()
             #expect(cancelled["error"] == "access_denied" && cancelled["state"] == "st-4", "\(cancelled)")
+
+            // Logout without an ID token hint (any page can send the browser there) only asks; the page's plain
+            // form, under its script-free Content-Security-Policy, signs out when the user says so.
+            let heading = "document.querySelector('h1')?.textContent"
+            try await page.send("Page.navigate", ["url": .string(issuer + "/oauth2/logout")])
+            try await page.waitUntil("\(heading) === 'Sign out of Touchstone?'", "the question")
+            try await page.send("Page.navigate", ["url": .string(try authorize(["state": "st-5"]).absoluteString)])
+            #expect(try await landedParameters()["code"] != nil, "asking ended nothing")
+            try await page.send("Page.navigate", ["url": .string(issuer + "/oauth2/logout")])
+            try await page.waitUntil("\(heading) === 'Sign out of Touchstone?'", "the question")
+            try await page.screenshot("provider-06-sign-out")
+            try await page.click("button[type=submit]")
+            try await page.waitUntil("\(heading) === 'You are signed out'", "the signed-out page")
+            #expect(try await page.evaluate("location.pathname").string == "/oauth2/logout/confirm")
+            // The provider session is over: the site's next request gets the sign-in page.
+            try await page.navigate(try authorize(["state": "st-6"]))
+            try await page.waitUntil(
+                "document.querySelector('#sign-in-title').textContent === 'Sign in to The Shop'", "the sign-in page")
         }
     }
 

@@ -26,6 +26,8 @@ struct ProviderController {
         routes.on(.oauthUserInfo, use: userInfo)
         routes.on(.oauthUserInfoPost, use: userInfo)
         routes.on(.oauthLogout, use: logout)
+        routes.on(.oauthLogoutPost, use: logout)
+        routes.on(.oauthLogoutConfirm, use: confirmLogout)
         routes.on(.oauthRevoke, use: revoke)
         routes.on(.oauthSignInRequest, use: signInRequest)
         routes.on(.oauthSignInCancel, use: cancelSignIn)
@@ -85,14 +87,58 @@ struct ProviderController {
         }
     }
 
+    /// RP-initiated logout, `GET` (query) or `POST` (form): ends the browser's provider session only for an ID token
+    /// hint of that session; otherwise the page asks the user.
     @Sendable func logout(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
-        let parameters = FormDecoding.pairs(Substring(request.uri.query ?? "")) ?? []
-        var response =
-            switch try await services.provider.logout(OAuthParameters(parameters), sessionToken: cookie.value(in: request)) {
-            case .redirect(let location): Self.seeOther(location)
-            case .signedOut: ProviderPage.signedOut
+        let parameters: OAuthParameters
+        if request.method == .post {
+            do {
+                parameters = try await Self.form(request, context: context)
+            } catch {
+                return ProviderPage.refusedLogout("The sign-out request must be a well-encoded form.")
             }
-        response.headers[.setCookie] = cookie.clearing
+        } else {
+            guard let pairs = FormDecoding.pairs(Substring(request.uri.query ?? "")) else {
+                return ProviderPage.refusedLogout("The sign-out request's query is not well encoded.")
+            }
+            parameters = OAuthParameters(pairs)
+        }
+        let sessionToken = cookie.value(in: request)
+        return logoutPage(
+            try await services.provider.logout(parameters, sessionToken: sessionToken), cookieSent: sessionToken != nil,
+            confirming: false)
+    }
+
+    /// The form of the "Sign out of Touchstone?" page, with the token bound to the browser's provider session.
+    @Sendable func confirmLogout(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
+        let token: String?
+        do {
+            token = try await Self.form(request, context: context).single("token")
+        } catch {
+            return ProviderPage.refusedLogout("The sign-out confirmation must be a well-encoded form.")
+        }
+        let sessionToken = cookie.value(in: request)
+        return logoutPage(
+            try await services.provider.confirmLogout(token: token, sessionToken: sessionToken),
+            cookieSent: sessionToken != nil, confirming: true)
+    }
+
+    /// The answer to a logout or its confirmation. The cookie is cleared once its session is over, and only when the
+    /// browser sent it: a cross-site `POST` does not carry it (`SameSite=Lax`) and must not remove it either.
+    /// - Parameter confirming: the request was a confirmation (then asking again means its token was not the one).
+    private func logoutPage(_ outcome: ProviderService.LogoutOutcome, cookieSent: Bool, confirming: Bool) -> Response {
+        var response: Response
+        switch outcome {
+        case .confirm(let token):
+            return ProviderPage.confirmSignOut(token: token, again: confirming)
+        case .ended(let location?):
+            response = Self.seeOther(location)
+        case .ended(nil):
+            response = ProviderPage.signedOut
+        case .signedOut:
+            response = ProviderPage.notSignedIn
+        }
+        if cookieSent { response.headers[.setCookie] = cookie.clearing }
         return response
     }
 

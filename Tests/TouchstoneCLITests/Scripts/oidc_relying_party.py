@@ -135,15 +135,32 @@ par_tokens = site.fetch_token(
 validated_id_token(par_tokens, nonce)
 step("pushed authorization request")
 
-# 6. Logout: back to the registered URI with the state; the tokens issued through the session are dead.
+# 6. Logout. Without an ID token hint nothing ends (any page can send the browser there): the page asks, and a
+# confirmation without the page's token is refused.
+def alive():
+    return requests.get(
+        configuration["userinfo_endpoint"], headers={"Authorization": "Bearer " + par_tokens["access_token"]},
+        timeout=30).status_code == 200
+
+
+asked = browser.get(configuration["end_session_endpoint"], allow_redirects=False, timeout=30)
+assert asked.status_code == 200 and "Sign out of Touchstone?" in asked.text, (asked.status_code, asked.text)
+forged = browser.post(issuer + "/oauth2/logout/confirm", data={"token": "forged"}, allow_redirects=False, timeout=30)
+assert forged.status_code == 403, forged.status_code
+assert alive()
+# A hint without the browser's cookie ends nothing either.
+cookieless = requests.get(
+    configuration["end_session_endpoint"] + "?" + urlencode({"id_token_hint": par_tokens["id_token"]}),
+    allow_redirects=False, timeout=30)
+assert cookieless.status_code == 200 and alive(), cookieless.status_code
+# The hint of the browser's session: back to the registered URI with the state; the tokens issued through the
+# session are dead.
 logout = browser.get(
     configuration["end_session_endpoint"] + "?" + urlencode(
         {"id_token_hint": par_tokens["id_token"], "post_logout_redirect_uri": post_logout_uri, "state": "bye"}),
     allow_redirects=False, timeout=30)
 assert logout.status_code == 303 and logout.headers["Location"] == post_logout_uri + "?state=bye", logout.headers
-dead = requests.get(
-    configuration["userinfo_endpoint"], headers={"Authorization": "Bearer " + par_tokens["access_token"]}, timeout=30)
-assert dead.status_code == 401, dead.status_code
+assert not alive()
 _, _, _, location = authorize()
 assert "sign-in" in query(location), location
 step("logout")
