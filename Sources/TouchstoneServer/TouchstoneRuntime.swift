@@ -185,6 +185,8 @@ public final class TouchstoneRuntime: Sendable {
     ) -> some ApplicationProtocol {
         var application = Application(
             router: router(),
+            // `Connection: close` in the answer to a request that lists it, and the connection's end after it.
+            server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionCloseHandler()])),
             configuration: .init(address: .hostname(host, port: port), serverName: "touchstone"),
             services: [
                 store.provider,

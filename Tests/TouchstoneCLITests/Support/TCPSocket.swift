@@ -7,13 +7,15 @@ import Foundation
 #endif
 
 /// A blocking IPv4 TCP socket on the loopback address, for what an HTTP client library hides: a port held by a
-/// listener of this process (``listening()``), and the raw bytes and the end of one connection (``connected(to:)``).
+/// listener of this process (``listening()``), and the answers and the end of one connection (``connected(to:)``).
 final class TCPSocket {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
     private let descriptor: Int32
+    /// Bytes received past the last response read.
+    private var unread: [UInt8] = []
 
     private init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -75,19 +77,38 @@ final class TCPSocket {
     /// Reads what arrives next: at least one byte, or nothing when the peer closed the connection.
     /// - Throws: when nothing arrives within the timeout (the connection is still open), or on a reset.
     func read() throws -> [UInt8] {
+        if !unread.isEmpty {
+            defer { unread = [] }
+            return unread
+        }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
         try Self.check(count < 0 ? -1 : 0, "recv")
         return Array(buffer.prefix(count))
     }
 
-    /// Reads one HTTP/1.1 response with a `Content-Length` body: its status line and header fields.
-    func readResponseHead() throws -> HTTPResponseHead {
+    /// Everything until the peer closes the connection.
+    /// - Throws: when the connection stays open past the timeout.
+    func readToEnd() throws -> [UInt8] {
+        var received: [UInt8] = []
+        while case let more = try read(), !more.isEmpty {
+            received += more
+        }
+        return received
+    }
+
+    /// Reads one HTTP/1.1 response with a `Content-Length` body; what follows it stays unread.
+    func readResponse() throws -> HTTPResponseHead {
         var received: [UInt8] = []
         while true {
-            if let head = HTTPResponseHead(received) { return head }
+            if let (head, length) = HTTPResponseHead.parse(received) {
+                unread = Array(received[length...])
+                return head
+            }
             let more = try read()
-            guard !more.isEmpty else { throw Failure(description: "closed before a whole response: \(received)") }
+            guard !more.isEmpty else {
+                throw Failure(description: "closed before a whole response: \(String(decoding: received, as: UTF8.self))")
+            }
             received += more
         }
     }
@@ -115,14 +136,15 @@ final class TCPSocket {
     }
 }
 
-/// The head of one whole HTTP/1.1 response (its `Content-Length` body received too).
+/// The head of one HTTP/1.1 response.
 struct HTTPResponseHead {
     let status: Int
     /// Field names in lower case; repeated fields joined with `, `.
     let fields: [String: String]
 
-    /// `nil` until `bytes` hold the whole head and the body its `Content-Length` announces.
-    init?(_ bytes: [UInt8]) {
+    /// The head of the response at the start of `bytes` and the response's length with its `Content-Length` body; `nil`
+    /// until `bytes` hold all of it.
+    static func parse(_ bytes: [UInt8]) -> (HTTPResponseHead, Int)? {
         let separator = Array("\r\n\r\n".utf8)
         guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else { return nil }
         let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
@@ -135,8 +157,8 @@ struct HTTPResponseHead {
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             fields[name] = fields[name].map { $0 + ", " + value } ?? value
         }
-        guard bytes.count - end - separator.count >= Int(fields["content-length"] ?? "0") ?? 0 else { return nil }
-        self.status = status
-        self.fields = fields
+        let length = end + separator.count + (Int(fields["content-length"] ?? "0") ?? 0)
+        guard bytes.count >= length else { return nil }
+        return (HTTPResponseHead(status: status, fields: fields), length)
     }
 }
