@@ -9,7 +9,7 @@ package struct AccountService: Sendable {
     /// Unicode code points (`unicodeScalars.count`), every one of which counts (see ``PasswordHasher``).
     static let passwordLength = 8...1024
 
-    /// Creates an account.
+    /// Creates an account; a valid request is admitted by the hashing gate before its password is hashed.
     package func create(_ request: CreateAccountRequest, ip: String) async throws -> CreateAccountResponse {
         guard environment.settings.selfSignup else {
             throw ProblemError(.signupDisabled)
@@ -18,38 +18,44 @@ package struct AccountService: Sendable {
         guard Self.passwordLength.contains(request.password.unicodeScalars.count) else {
             throw ProblemError(.weakPassword)
         }
-        let user = UserRecord(
-            id: RecordID.random(), username: request.username,
-            passwordHash: try await environment.hasher.hash(request.password), createdAt: environment.clock.now())
-        do {
-            try await environment.store.createUser(user)
-        } catch StoreError.conflict {
-            throw ProblemError(.usernameTaken)
+        return try await environment.hasher.admitting {
+            let user = UserRecord(
+                id: RecordID.random(), username: request.username,
+                passwordHash: try await environment.hasher.hash(request.password), createdAt: environment.clock.now())
+            do {
+                try await environment.store.createUser(user)
+            } catch StoreError.conflict {
+                throw ProblemError(.usernameTaken)
+            }
+            await environment.auditor.record("account.create", outcome: "ok", userId: user.id, ip: ip)
+            return CreateAccountResponse(userId: user.id)
         }
-        await environment.auditor.record("account.create", outcome: "ok", userId: user.id, ip: ip)
-        return CreateAccountResponse(userId: user.id)
     }
 
-    /// Checks a password with throttling; unknown usernames cost the same bcrypt work as known ones.
+    /// Checks a password with throttling; unknown usernames cost the same bcrypt work as known ones. The hashing slot
+    /// is taken before the attempt is counted (callers take it earlier still, before they audit or consume anything).
     /// - Parameter forgiving: whether a right password takes the attempt back from the throttle; `false` when the
     ///   attempt goes on to a recovery code, which must prove right too (``PasswordThrottle/succeeded(username:address:)``).
-    /// - Throws: 429 `too_many_attempts` while throttled, 401 `invalid_credentials` for any wrong pair.
+    /// - Throws: 503 `temporarily_unavailable` when the hashing gate is full (nothing counted), 429
+    ///   `too_many_attempts` while throttled, 401 `invalid_credentials` for any wrong pair.
     func verifyPassword(
         username: String, password: String, clientId: String, ip: String, event: String, forgiving: Bool = true
     ) async throws -> UserRecord {
-        try await environment.throttle.admit(username: username, address: ip)
-        let user = try await environment.store.user(username: username)
-        guard Self.passwordLength.contains(password.unicodeScalars.count),
-            try await environment.hasher.verify(password, against: user?.passwordHash), let user
-        else {
-            await environment.auditor.record(
-                event, outcome: "invalid_credentials", userId: user?.id, clientId: clientId, ip: ip)
-            throw ProblemError.invalidCredentials
+        try await environment.hasher.admitting {
+            try await environment.throttle.admit(username: username, address: ip)
+            let user = try await environment.store.user(username: username)
+            guard Self.passwordLength.contains(password.unicodeScalars.count),
+                try await environment.hasher.verify(password, against: user?.passwordHash), let user
+            else {
+                await environment.auditor.record(
+                    event, outcome: "invalid_credentials", userId: user?.id, clientId: clientId, ip: ip)
+                throw ProblemError.invalidCredentials
+            }
+            if forgiving {
+                try await environment.throttle.succeeded(username: username, address: ip)
+            }
+            return user
         }
-        if forgiving {
-            try await environment.throttle.succeeded(username: username, address: ip)
-        }
-        return user
     }
 
     /// `GET /v1/account`.
@@ -60,9 +66,12 @@ package struct AccountService: Sendable {
             recoveryCodesRemaining: try await environment.store.unusedRecoveryCodeHashes(userId: user.id).count)
     }
 
-    /// `POST /v1/sessions/password`: an `aal1` session without a device.
+    /// `POST /v1/sessions/password`: an `aal1` session without a device. Admitted by the hashing gate first: a
+    /// refusal is neither a counted login nor a counted attempt.
     package func passwordSession(_ request: PasswordLoginRequest, ip: String) async throws -> Session {
-        try await environment.metrics.countingLogin(.password) { try await openPasswordSession(request, ip: ip) }
+        try await environment.hasher.admitting {
+            try await environment.metrics.countingLogin(.password) { try await openPasswordSession(request, ip: ip) }
+        }
     }
 
     private func openPasswordSession(_ request: PasswordLoginRequest, ip: String) async throws -> Session {

@@ -14,9 +14,10 @@ package struct EnrollmentService: Sendable {
     }
 
     /// `POST /v1/enrollments`: checks the password (and the recovery code, if one is sent) and issues the enrolment
-    /// challenge.
-    /// - Throws: 400 `invalid_request` for a recovery code that is not shaped like one (nothing counted); 401
-    ///   `invalid_credentials` for a wrong password or a wrong or used code (both counted by the password throttle);
+    /// challenge. The password check takes its hashing slot before the attempt is counted.
+    /// - Throws: 503 `temporarily_unavailable` when the hashing gate is full (nothing counted); 400 `invalid_request`
+    ///   for a recovery code that is not shaped like one (nothing counted); 401 `invalid_credentials` for a wrong
+    ///   password or a wrong or used code (both counted by the password throttle);
     ///   403 `recovery_code_required` when the app asks for approval, the user has no active device to give it but
     ///   has a passkey or unused codes, and no code was sent.
     package func start(_ request: EnrollmentStartRequest, ip: String) async throws -> EnrollmentStarted {
@@ -65,18 +66,21 @@ package struct EnrollmentService: Sendable {
             enrollmentId: enrollment.id, challenge: enrollment.challenge, expiresAt: enrollment.challengeExpiresAt)
     }
 
-    /// `POST /v1/enrollments/{id}/complete`.
+    /// `POST /v1/enrollments/{id}/complete`. With a PIN to hash it is admitted by the hashing gate before anything is
+    /// counted, audited or spent: a refusal leaves the challenge and the proofs unused.
     package func complete(id: String, _ request: EnrollmentCompletion, ip: String) async throws -> Outcome {
         let now = environment.clock.now()
         guard let enrollment = try await environment.store.enrollment(id: id), enrollment.state == .started,
             enrollment.challengeExpiresAt > now
         else { throw ProblemError.challengeInvalid }
         let app = try await environment.app(enrollment.clientId)
-        return try await environment.metrics.countingEnrollment {
-            try await environment.auditor.recording(
-                "enrollment.complete", userId: enrollment.userId, clientId: app.clientId, ip: ip, success: false
-            ) {
-                try await complete(enrollment, app: app, request, ip: ip, now: now)
+        return try await environment.hasher.admitting(if: request.pin != nil) {
+            try await environment.metrics.countingEnrollment {
+                try await environment.auditor.recording(
+                    "enrollment.complete", userId: enrollment.userId, clientId: app.clientId, ip: ip, success: false
+                ) {
+                    try await complete(enrollment, app: app, request, ip: ip, now: now)
+                }
             }
         }
     }

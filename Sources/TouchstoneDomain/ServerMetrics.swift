@@ -1,7 +1,8 @@
 import Metrics
 
 /// What the services count for the operator (PROTOCOL "Operations"): logins and enrolments by outcome, PIN lockouts,
-/// and the devices waiting in a long poll. The HTTP layer counts requests; the store times its transactions.
+/// requests refused for want of a hashing slot, and the devices waiting in a long poll. The HTTP layer counts requests;
+/// the store times its transactions.
 package struct ServerMetrics: Sendable {
     /// How a user signed in, the `method` of `touchstone_logins_total`.
     package enum LoginMethod: String, Sendable {
@@ -13,11 +14,13 @@ package struct ServerMetrics: Sendable {
     /// `touchstone_inbox_waiters`: long polls of device inboxes waiting now.
     let inboxWaiters: Meter
     private let pinLockouts: Counter
+    private let hashingRefusals: Counter
 
     package init(factory: any MetricsFactory = NOOPMetricsHandler.instance) {
         self.factory = factory
         inboxWaiters = Meter(label: "touchstone_inbox_waiters", factory: factory)
         pinLockouts = Counter(label: "touchstone_pin_lockouts_total", factory: factory)
+        hashingRefusals = Counter(label: "touchstone_hashing_refusals_total", factory: factory)
     }
 
     /// Counts one login: `success`, `denied` (the user said no on their device), or the problem code that refused it.
@@ -74,6 +77,11 @@ package struct ServerMetrics: Sendable {
     /// Counts a PIN that a wrong attempt has just locked.
     func pinLockout() {
         pinLockouts.increment()
+    }
+
+    /// Counts a request refused because every hashing slot was taken (``HashingGate``).
+    func hashingRefusal() {
+        hashingRefusals.increment()
     }
 
     /// The label of a refusal: its problem code, or its OAuth error code; `error` for anything else.

@@ -25,6 +25,8 @@ public struct ServerSettings: Sendable {
         }
         insecureTestBcryptCost = cost
     }
+    /// Requests that may wait for a password or PIN hash at once (``HashingGate``); the contract's 64. Tests lower it.
+    package var hashingLimit = HashingGate.standardLimit
     public var accessTokenLifetime: Int = 600
     public var challengeLifetime: TimeInterval = 60
     /// Serve the legacy auth0/TouchIDAuth `/pubkey` and `/login` endpoints.

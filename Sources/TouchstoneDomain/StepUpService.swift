@@ -7,8 +7,13 @@ package struct StepUpService: Sendable {
 
     static let privilegedScope = "session privileged"
 
-    /// `POST /v1/step-up`: only `aal2` sessions (a device or a passkey) can step up.
+    /// `POST /v1/step-up`: only `aal2` sessions (a device or a passkey) can step up. Admitted by the hashing gate
+    /// before anything is audited or counted.
     package func stepUp(_ identity: AccessIdentity, password: String, ip: String) async throws -> StepUpToken {
+        try await environment.hasher.admitting { try await checkPassword(identity, password: password, ip: ip) }
+    }
+
+    private func checkPassword(_ identity: AccessIdentity, password: String, ip: String) async throws -> StepUpToken {
         try await environment.auditor.recording(
             "step_up", userId: identity.userId, deviceId: identity.deviceId, clientId: identity.claims.aud, ip: ip
         ) {
@@ -29,8 +34,13 @@ package struct StepUpService: Sendable {
         }
     }
 
-    /// `PUT /v1/devices/{id}/pin`: sets the PIN of one of the caller's devices, resetting and unlocking it.
+    /// `PUT /v1/devices/{id}/pin`: sets the PIN of one of the caller's devices, resetting and unlocking it. Admitted by
+    /// the hashing gate before anything is audited.
     package func setPIN(_ pin: String, deviceId: String, by identity: AccessIdentity, ip: String) async throws {
+        try await environment.hasher.admitting { try await storePIN(pin, deviceId: deviceId, by: identity, ip: ip) }
+    }
+
+    private func storePIN(_ pin: String, deviceId: String, by identity: AccessIdentity, ip: String) async throws {
         try await environment.auditor.recording(
             "device.set_pin", userId: identity.userId, deviceId: deviceId, clientId: identity.claims.aud, ip: ip
         ) {
@@ -51,8 +61,13 @@ package struct StepUpService: Sendable {
         }
     }
 
-    /// `PUT /v1/account/password`: a new password ends every other session of the user.
+    /// `PUT /v1/account/password`: a new password ends every other session of the user. Admitted by the hashing gate
+    /// before anything is audited.
     package func setPassword(_ password: String, by identity: AccessIdentity, ip: String) async throws {
+        try await environment.hasher.admitting { try await storePassword(password, by: identity, ip: ip) }
+    }
+
+    private func storePassword(_ password: String, by identity: AccessIdentity, ip: String) async throws {
         try await environment.auditor.recording(
             "account.set_password", userId: identity.userId, deviceId: identity.deviceId,
             clientId: identity.claims.aud, ip: ip

@@ -14,6 +14,7 @@ enum ProblemStatus {
         .methodNotAllowed: (405, "This method is not allowed here."),
         .unauthorized: (401, "A valid access token is required."),
         .serviceUnavailable: (503, "The service is unavailable; try again."),
+        .temporarilyUnavailable: (503, "The server is busy; try again in a moment."),
         .internalError: (500, "Internal error."),
 
         .appNotFound: (404, "No app has this client id."),

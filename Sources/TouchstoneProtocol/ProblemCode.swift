@@ -16,6 +16,8 @@ public struct ProblemCode: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let methodNotAllowed = Self(rawValue: "method_not_allowed")
     public static let unauthorized = Self(rawValue: "unauthorized")
     public static let serviceUnavailable = Self(rawValue: "service_unavailable")
+    /// Too many password and PIN hashes wait already (PROTOCOL "Operations"); retry after `Retry-After`.
+    public static let temporarilyUnavailable = Self(rawValue: "temporarily_unavailable")
     public static let internalError = Self(rawValue: "internal_error")
 
     public static let appNotFound = Self(rawValue: "app_not_found")

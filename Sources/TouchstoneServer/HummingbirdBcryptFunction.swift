@@ -14,13 +14,16 @@ struct HummingbirdBcryptFunction: BcryptFunction {
 }
 
 extension PasswordHasher {
-    /// The server's hasher: hummingbird-auth's bcrypt at `cost`, run on `threadPool`.
+    /// The server's hasher: hummingbird-auth's bcrypt on the shared thread pool, behind a gate of
+    /// ``ServerSettings/hashingLimit`` slots whose refusals `metrics` counts.
     /// The cost is ``ServerSettings/bcryptCost``, unless a test set ``ServerSettings/insecureTestBcryptCost``.
-    package init(settings: ServerSettings) async throws {
+    package init(settings: ServerSettings, metrics: ServerMetrics) async throws {
+        let gate = HashingGate(limit: settings.hashingLimit, metrics: metrics)
         if let cost = settings.insecureTestBcryptCost {
-            try await self.init(cost: cost, bcrypt: HummingbirdBcryptFunction(), insecurelyBelowMinimum: true)
+            try await self.init(
+                cost: cost, bcrypt: HummingbirdBcryptFunction(), insecurelyBelowMinimum: true, gate: gate)
         } else {
-            try await self.init(cost: settings.bcryptCost)
+            try await self.init(cost: settings.bcryptCost, bcrypt: HummingbirdBcryptFunction(), gate: gate)
         }
     }
 

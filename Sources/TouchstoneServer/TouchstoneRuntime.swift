@@ -52,7 +52,8 @@ public final class TouchstoneRuntime: Sendable {
         let signer = TokenSigner(
             store: store, clock: clock, issuer: settings.issuer, accessTokenLifetime: TimeInterval(settings.accessTokenLifetime))
         let environment = ServiceEnvironment(
-            store: store, clock: clock, settings: settings, hasher: try await PasswordHasher(settings: settings),
+            store: store, clock: clock, settings: settings,
+            hasher: try await PasswordHasher(settings: settings, metrics: ServerMetrics(factory: metrics)),
             signer: signer, logger: logger, metrics: ServerMetrics(factory: metrics))
         return TouchstoneRuntime(
             environment: environment, store: store, metrics: registry,
