@@ -279,7 +279,7 @@ package struct EnrollmentService: Sendable {
             let target = DecisionTarget(
                 id: id, challenge: challenge, expiresAt: expiresAt, isDecided: enrollment.state != .pending,
                 isRecipient: { device in device.isActive && device.userId == enrollment.userId },
-                txn: nil, clientId: enrollment.clientId)
+                txn: nil, policy: .decidingDevice)
             let decision = try await DecisionService(environment: environment).verify(assertion, for: target)
             let approves = decision.approves && decision.claims.number == enrollment.approvalNumber
             var device: DeviceRecord?
