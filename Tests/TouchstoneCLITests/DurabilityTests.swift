@@ -75,7 +75,8 @@ import TouchstoneTestSupport
 
         let before = load.acknowledged.withLock { $0 }
         #expect(before.devices.count >= first.count + 2 && before.sessions.count >= 10, "\(before.devices.count) devices, \(before.sessions.count) sessions")
-        try await withServer(["--database", server.database, "--rate-limit", "0"]) { _, again in
+        // The same issuer as before the kill (the devices' tokens name it), as a deployment keeps its public URL.
+        try await withServer(["--database", server.database, "--rate-limit", "0", "--issuer", server.issuer]) { _, again in
             for device in before.devices {
                 let moved = device.talking(to: again)
                 let answer = try await moved.login(assertion: try await moved.assertion())
