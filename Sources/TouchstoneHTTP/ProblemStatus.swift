@@ -3,8 +3,15 @@ import TouchstoneProtocol
 /// The one table from a problem code to its HTTP status and title (PROTOCOL.md "Errors"): each code has one of each,
 /// whichever service refused.
 enum ProblemStatus {
+    /// The status and title of `code`; a code without a row (a bug: `ProblemStatusTableTests` pins every code of
+    /// ``ProblemCode`` to a row) answers as an internal error.
     static func of(_ code: ProblemCode) -> (status: Int, title: String) {
-        table[code] ?? (500, "Internal error.")
+        row(code) ?? (500, "Internal error.")
+    }
+
+    /// The row of `code`, if the table has one.
+    static func row(_ code: ProblemCode) -> (status: Int, title: String)? {
+        table[code]
     }
 
     private static let table: [ProblemCode: (status: Int, title: String)] = [
