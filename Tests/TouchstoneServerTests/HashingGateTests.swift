@@ -99,6 +99,19 @@ import TouchstoneTestSupport
                 let boCompletion = try await boPhone.completion(
                     enrollmentId: boStarted.enrollmentId, challenge: boStarted.challenge, pin: Harness.pin, now: g.now)
 
+                // A PIN login and a decision with the PIN, signed before the flood.
+                let challenge = try await g.challenge(enrolled.deviceId)
+                let pinLogin = AssertionLoginRequest(
+                    clientId: "com.example.demo",
+                    assertion: try await ana.assertion(
+                        deviceId: enrolled.deviceId, challenge: challenge, pin: Harness.pin, now: g.now))
+                let key = try await g.newAPIKey(for: "com.example.demo")
+                let confirmation = try await DecisionPolicyTests().confirmation(g, key: key)
+                let item = try await DecisionPolicyTests().item(g, ana, enrolled.deviceId, confirmation)
+                let pinDecision = try await ana.decision(
+                    deviceId: enrolled.deviceId, challenge: item.challenge, txn: DecisionPolicyTests.txn,
+                    pin: Harness.pin, now: g.now)
+
                 // Two sign-ups take both slots and wait in bcrypt.
                 bcrypt.hold()
                 let waiting = (0..<2).map { index in
@@ -135,6 +148,8 @@ import TouchstoneTestSupport
                     try await g.send(
                         .post, "/v1/step-up", json: PasswordRequest(password: "wrong horse battery"),
                         headers: g.bearer(enrolled.session)))
+                refused.append(try await g.send(.post, "/v1/sessions", json: pinLogin))
+                refused.append(try await g.decide("confirmations", confirmation, pinDecision))
                 for response in refused {
                     try g.expectProblem(response, 503, .temporarilyUnavailable)
                     #expect(response.headers[.retryAfter] == "1")
@@ -163,6 +178,11 @@ import TouchstoneTestSupport
                 let completed = try await g.send(
                     .post, "/v1/enrollments/\(boStarted.enrollmentId)/complete", json: boCompletion)
                 #expect(completed.status == .created)
+                // The refused PIN login left its challenge unused, and the refused decision its token unspent.
+                #expect(try await g.send(.post, "/v1/sessions", json: pinLogin).status == .created)
+                let decided = try await g.decide("confirmations", confirmation, pinDecision)
+                #expect(decided.status == .ok)
+                #expect(try g.decode(DecisionRecorded.self, decided).status == .approved)
             }
         }
     }
