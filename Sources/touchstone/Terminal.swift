@@ -24,6 +24,12 @@ enum Terminal {
         return readLine(strippingNewline: true)
     }
 
+    /// Asks for the PIN on the terminal (hidden), or reads it from standard input.
+    /// - Parameter reason: said first, on a line of its own: why the PIN is asked.
+    static func askPIN(_ reason: String? = nil) -> String? {
+        readSecret(prompt: (reason.map { $0 + "\n" } ?? "") + "PIN: ")
+    }
+
     static func printError(_ line: String) {
         FileHandle.standardError.write(Data("touchstone: \(line)\n".utf8))
     }

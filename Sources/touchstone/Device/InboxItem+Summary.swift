@@ -1,0 +1,21 @@
+import TouchstoneProtocol
+
+extension InboxItem {
+    /// One line for a person: what is asked, and by whom.
+    var summary: String {
+        let asker = "\(clientId) of \(publisher)"
+        switch kind {
+        case .confirmation:
+            return "\(id)  confirm: \"\(text ?? "")\" \(amount ?? "") \(currency ?? "") to \(payee ?? "")  (asked by \(asker))"
+        case .webLogin:
+            return "\(id)  web login from \(browser ?? "a browser") at \(ip ?? "?"): pick the browser's number \(numbersToPick)  (\(asker))"
+        default:
+            return "\(id)  new device \"\(name ?? "")\" (\(model ?? "")) from \(ip ?? "?") wants to join your account: pick its number \(numbersToPick)  (\(asker))"
+        }
+    }
+
+    /// The numbers to pick from, as `12 / 47 / 83`.
+    private var numbersToPick: String {
+        (numbers ?? []).map(String.init).joined(separator: " / ")
+    }
+}
