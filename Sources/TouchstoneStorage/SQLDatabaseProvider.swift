@@ -3,12 +3,14 @@ import ServiceLifecycle
 
 /// Hands out SQLKit databases: shared ones for reads, an exclusive one for writes and transactions.
 ///
-/// A provider is a `Service`: its ``run()`` keeps the database's background work going (PostgreSQL's connection pool)
-/// until a graceful shutdown or cancellation, then closes the database. Nothing runs before that: a server runs it in
-/// its `ServiceGroup`, other work (admin commands, tests) in ``withRunning(_:)``.
+/// A provider is a `Service`: the database's work runs inside its ``run()`` (SQLite's writer and its threads,
+/// PostgreSQL's connection pool and steps) until a graceful shutdown or cancellation, then it finishes what it took
+/// and closes the database. Nothing runs before that, and work that needs it is refused at once before it starts and
+/// after it ends; ``ready()`` waits for it. A server runs it in its `ServiceGroup`, other work (admin commands, tests)
+/// in ``withRunning(_:)``.
 package protocol SQLDatabaseProvider: Service {
-    /// Answers once the database takes statements.
-    /// - Throws: ``ConfigurationError`` when it cannot be reached.
+    /// Answers once the database takes statements: once ``run()`` has started, and the database answers.
+    /// - Throws: ``ConfigurationError`` when it cannot be reached; an error when ``run()`` ended first.
     func ready() async throws
     /// Runs read-only statements; they see every committed write.
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T

@@ -54,4 +54,56 @@ struct PostgresBoundsTests {
             #expect(one == 1)
         }
     }
+
+    /// Regression (issue 30): each step ran in two tasks of its own, outside the server's `ServiceGroup`, so a step
+    /// before the provider ran waited the whole connection wait. Steps run in the provider's `run()` now: one before it
+    /// or after it is refused at once, and `ready()` waits for it.
+    @Test(.timeLimit(.minutes(1))) func stepsBeforeTheProviderRunsAndAfterItEndsAreRefusedAtOnce() async throws {
+        try await TestDatabase.with(.postgres) { url in
+            let provider = try PostgresDatabaseProvider.open(
+                url: url, poolSize: 1, stepTimeout: .seconds(1), connectionWait: .seconds(20), logger: Self.quietLogger)
+            let started = ContinuousClock.now
+            await #expect(throws: PostgresDatabaseProvider.DatabaseUnavailable.self) {
+                try await provider.read { try await $0.raw("SELECT 1").run() }
+            }
+            let one = try await provider.withRunning {
+                try await provider.read { try await $0.raw("SELECT 1 AS one").first()?.int("one") }
+            }
+            #expect(one == 1)
+            await #expect(throws: PostgresDatabaseProvider.DatabaseUnavailable.self) {
+                try await provider.read { try await $0.raw("SELECT 1").run() }
+            }
+            #expect(ContinuousClock.now - started < .seconds(10))
+        }
+    }
+
+    /// A step that does not end when cancelled (PostgresNIO 1.33 did that to queries whose server stopped under them)
+    /// is given up at its bound, and its caller answered without waiting for it.
+    @Test(.timeLimit(.minutes(1))) func aStepThatIgnoresCancellationIsGivenUpAtItsBoundWithoutWaitingForIt() async throws {
+        try await TestDatabase.with(.postgres) { url in
+            // Given up 1 s (the connection wait) + 4 × 0.25 s (the hold limit) after it began.
+            let provider = try PostgresDatabaseProvider.open(
+                url: url, poolSize: 1, stepTimeout: .milliseconds(250), connectionWait: .seconds(1),
+                logger: Self.quietLogger)
+            try await provider.withRunning {
+                let started = ContinuousClock.now
+                await #expect(throws: PostgresDatabaseProvider.DatabaseUnavailable.self) {
+                    try await provider.read { _ in
+                        // Six seconds that cancellation does not shorten.
+                        await withCheckedContinuation { continuation in
+                            DispatchQueue.global().asyncAfter(deadline: .now() + 6) { continuation.resume() }
+                        }
+                    }
+                }
+                let waited = ContinuousClock.now - started
+                #expect(waited >= .seconds(2) && waited < .seconds(5), "answered after \(waited)")
+            }
+        }
+    }
+
+    private static var quietLogger: Logger {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        return logger
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SQLKit
+import ServiceLifecycle
 import Testing
 
 @testable import TouchstoneDomain
@@ -106,6 +107,16 @@ import Testing
         }
     }
 
+    /// Runs `writer` while `body` uses it, then stops it as a cancelled service does.
+    private func whileRunning<T>(_ writer: GroupCommitWriter, _ body: () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await writer.run() }
+            defer { group.cancelAll() }
+            try await writer.started()
+            return try await body()
+        }
+    }
+
     @Test func aWriteIsAnsweredOnlyOnceItsWALIsOnDiskAndNothingAfterAFailedFlush() async throws {
         try await withDirectory { directory in
             let path = directory.appending(path: "db.sqlite").path
@@ -117,33 +128,102 @@ import Testing
             let writer = try GroupCommitWriter(
                 connection: connection, checkpointConnection: try SQLiteConnection(path: path),
                 walPath: later.appending(path: "db.sqlite-wal").path, logger: Self.quietLogger)
-            await #expect(throws: SQLiteError.self) {
-                try await writer.transaction { try await $0.raw("CREATE TABLE t (n INTEGER)").run() }
+            try await whileRunning(writer) {
+                await #expect(throws: SQLiteError.self) {
+                    try await writer.transaction { try await $0.raw("CREATE TABLE t (n INTEGER)").run() }
+                }
+                // Now a flush would succeed, but a failed fsync may have dropped pages that a later fsync does not
+                // report: the writer answers nothing as written any more.
+                try FileManager.default.createDirectory(at: later, withIntermediateDirectories: true)
+                try FileManager.default.createSymbolicLink(
+                    atPath: later.appending(path: "db.sqlite-wal").path, withDestinationPath: wal)
+                let refused = await #expect(throws: SQLiteError.self) {
+                    try await writer.transaction { try await $0.raw("INSERT INTO t VALUES (1)").run() }
+                }
+                #expect(refused?.message.contains("restart") == true)
             }
-            // Now a flush would succeed, but a failed fsync may have dropped pages that a later fsync does not report:
-            // the writer answers nothing as written any more.
-            try FileManager.default.createDirectory(at: later, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(
-                atPath: later.appending(path: "db.sqlite-wal").path, withDestinationPath: wal)
-            let refused = await #expect(throws: SQLiteError.self) {
-                try await writer.transaction { try await $0.raw("INSERT INTO t VALUES (1)").run() }
-            }
-            #expect(refused?.message.contains("restart") == true)
-            try await writer.close()
 
             // A writer whose flushes succeed answers.
             let working = try GroupCommitWriter(
                 connection: try SQLiteConnection(path: path), checkpointConnection: try SQLiteConnection(path: path),
                 walPath: wal, logger: Self.quietLogger)
-            let value = try await working.transaction { database in
-                try await database.raw("INSERT INTO t VALUES (7)").run()
-                return 7
+            let value = try await whileRunning(working) {
+                try await working.transaction { database in
+                    try await database.raw("INSERT INTO t VALUES (7)").run()
+                    return 7
+                }
             }
             #expect(value == 7)
-            try await working.close()
             await #expect(throws: SQLiteError.self) {
                 try await working.transaction { try await $0.raw("INSERT INTO t VALUES (8)").run() }
             }
+        }
+    }
+
+    /// Regression (issue 30): the writer ran in a task of its own that started with the first write, outside the
+    /// server's `ServiceGroup`. It runs in the provider's `run()` now: a write before that or after it is refused at
+    /// once, and `ready()` waits for it.
+    @Test(.timeLimit(.minutes(1))) func writesBeforeTheProviderRunsAndAfterItEndsAreRefusedAtOnce() async throws {
+        try await withDirectory { directory in
+            let provider = try await SQLiteDatabaseProvider.open(
+                path: directory.appending(path: "db.sqlite").path, logger: Self.quietLogger)
+            let early = await #expect(throws: SQLiteError.self) {
+                try await provider.write { try await $0.raw("CREATE TABLE t (n INTEGER)").run() }
+            }
+            #expect(early?.message.contains("not running") == true)
+            try await provider.withRunning {
+                try await provider.write { try await $0.raw("CREATE TABLE t (n INTEGER)").run() }
+            }
+            let late = await #expect(throws: SQLiteError.self) {
+                try await provider.write { try await $0.raw("INSERT INTO t VALUES (1)").run() }
+            }
+            #expect(late?.message.contains("closed") == true)
+            // A provider runs once.
+            await #expect(throws: SQLiteError.self) { try await provider.run() }
+            await #expect(throws: SQLiteError.self) { try await provider.ready() }
+        }
+    }
+
+    /// The provider as the server runs it: a `ServiceGroup`'s graceful shutdown lets the writes it took finish and
+    /// puts them on disk before `run()` returns.
+    @Test(.timeLimit(.minutes(1))) func aGracefulShutdownWritesEveryAcknowledgedWrite() async throws {
+        try await withDirectory { directory in
+            let path = directory.appending(path: "db.sqlite").path
+            let provider = try await SQLiteDatabaseProvider.open(path: path, logger: Self.quietLogger)
+            let group = ServiceGroup(services: [provider], logger: Self.quietLogger)
+            let (answers, answered) = AsyncStream.makeStream(of: Int?.self)
+            let acknowledged = try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                try await provider.ready()
+                try await provider.write { try await $0.raw("CREATE TABLE t (n INTEGER PRIMARY KEY)").run() }
+                for n in 0..<200 {
+                    tasks.addTask {
+                        // Acknowledged, or refused once the shutdown has begun: never left waiting.
+                        let written = try? await provider.write { try await $0.raw("INSERT INTO t VALUES (\(bind: n))").run() }
+                        answered.yield(written == nil ? nil : n)
+                    }
+                }
+                var acknowledged: Set<Int> = []
+                var count = 0
+                for await answer in answers {
+                    if let answer { acknowledged.insert(answer) }
+                    count += 1
+                    // The shutdown while writes are still in flight.
+                    if count == 20 { await group.triggerGracefulShutdown() }
+                    if count == 200 { break }
+                }
+                try await tasks.waitForAll()
+                return acknowledged
+            }
+            #expect(acknowledged.count >= 20)
+            // Reopened, the file holds every write that was answered.
+            let reopened = try await SQLiteDatabaseProvider.open(path: path, logger: Self.quietLogger)
+            let stored = try await reopened.withRunning {
+                try await reopened.read { database in
+                    try await database.raw("SELECT n FROM t").all().map { try $0.decode(column: "n", as: Int.self) }
+                }
+            }
+            #expect(Set(stored) == acknowledged)
         }
     }
 

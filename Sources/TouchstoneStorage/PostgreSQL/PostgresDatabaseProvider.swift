@@ -3,7 +3,7 @@ import Logging
 import PostgresKit
 import PostgresNIO
 import SQLKit
-import Synchronization
+import ServiceLifecycle
 
 /// PostgreSQL through a pooled `PostgresClient`: every instance of the server on one database shares all state.
 package final class PostgresDatabaseProvider: SQLDatabaseProvider {
@@ -16,6 +16,8 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
     private let timer: TransactionTimer
     /// Where the server is, for the message when it cannot be reached.
     private let address: String
+    /// Steps for ``run()``, which runs each in a child task of its own.
+    private let steps = RunQueue<@Sendable () async -> Void>()
 
     private init(
         client: PostgresClient, connectionWait: Duration, holdLimit: Duration, timer: TransactionTimer, address: String,
@@ -68,13 +70,32 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
             address: "\(host):\(port)", logger: logger)
     }
 
-    /// Runs the connection pool until a graceful shutdown or cancellation.
-    package func run() async {
-        await client.run()
+    /// Runs the connection pool and the steps (each a child task) until a graceful shutdown or cancellation. Steps are
+    /// refused before this starts and after it ends.
+    /// - Throws: ``DatabaseUnavailable`` when the provider ran before: it runs once.
+    package func run() async throws {
+        do {
+            try steps.open()
+        } catch {
+            throw DatabaseUnavailable(what: "\(error)")
+        }
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.client.run() }
+            await withTaskCancellationOrGracefulShutdownHandler {
+                while let batch = await steps.next() {
+                    for step in batch {
+                        group.addTask(operation: step)
+                    }
+                }
+            } onCancelOrGracefulShutdown: {
+                self.steps.close()
+            }
+        }
     }
 
     package func ready() async throws {
         do {
+            try await steps.started()
             try await read { try await $0.raw("SELECT 1").run() }
         } catch {
             throw ConfigurationError("cannot connect to PostgreSQL at \(address): \(String(reflecting: error))")
@@ -119,48 +140,30 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
     /// (the connection's `statement_timeout`), but a server that went away mid-step bounds nothing: a step not done
     /// ``holdLimit`` after that wait is cancelled too (503), unless it lifted the bound (``exclusiveLock``).
     ///
-    /// The step runs in a task of its own that this call does not wait for once it is given up: PostgresNIO 1.33 was
-    /// seen not to end a query whose server stopped under it, even when cancelled (the PostgreSQL outage test).
+    /// The step runs as a child task of ``run()``, raced against its deadlines (``BoundedStep``), and this call does
+    /// not wait for it once it is given up: PostgresNIO 1.33 was seen not to end a query whose server stopped under it,
+    /// even when cancelled (the PostgreSQL outage test).
     private func bounded<T: Sendable>(
         _ step: @escaping @Sendable (_ leased: @escaping @Sendable () -> Void) async throws -> T
     ) async throws -> T {
-        let wait = connectionWait
-        let hold = holdLimit
-        let lease = Lease()
-        let outcome = StepOutcome<T>()
-        let logger = logger
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let work = Task {
+        let boundedStep = BoundedStep(step: step, connectionWait: connectionWait, holdLimit: holdLimit)
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    // Not when the caller was cancelled already.
+                    guard boundedStep.outcome.start(continuation) else { return }
                     do {
-                        let value = try await Lease.$current.withValue(lease) { try await step { lease.mark() } }
-                        outcome.finish(.success(value))
+                        try steps.submit { await boundedStep.run() }
                     } catch {
-                        outcome.finish(.failure(error))
+                        boundedStep.outcome.finish(.failure(DatabaseUnavailable(what: "\(error)")))
                     }
                 }
-                let watchdog = Task {
-                    do {
-                        try await Task.sleep(for: wait)
-                        guard lease.isMarked else {
-                            throw DatabaseUnavailable(what: "gave no connection within \(wait)")
-                        }
-                        try await Task.sleep(for: hold)
-                        guard lease.isUnbounded else {
-                            logger.warning("PostgreSQL step given up", metadata: ["after": "\(wait + hold)"])
-                            throw DatabaseUnavailable(what: "did not finish a step within \(wait + hold)")
-                        }
-                    } catch {
-                        outcome.finish(.failure(error))
-                    }
-                }
-                outcome.start(continuation) {
-                    work.cancel()
-                    watchdog.cancel()
-                }
+            } onCancel: {
+                boundedStep.outcome.finish(.failure(CancellationError()))
             }
-        } onCancel: {
-            outcome.finish(.failure(CancellationError()))
+        } catch let unavailable as DatabaseUnavailable where unavailable.gaveUp {
+            logger.warning("PostgreSQL step given up", metadata: ["after": "\(connectionWait + holdLimit)"])
+            throw unavailable
         }
     }
 
@@ -171,72 +174,11 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
         try await database.raw("SELECT pg_advisory_xact_lock(\(bind: key))").run()
     }
 
-    /// The database did not answer in time.
+    /// The database did not answer in time, or the provider is not running.
     struct DatabaseUnavailable: Error, CustomStringConvertible {
-        package let what: String
-        package var description: String { "PostgreSQL \(what)" }
-    }
-}
-
-/// Whether a step got its connection, and whether it lifted the bound on how long it may hold it.
-private final class Lease: Sendable {
-    /// The lease of the step running in this task.
-    @TaskLocal static var current: Lease?
-
-    private let leased = Atomic<Bool>(false)
-    private let unbounded = Atomic<Bool>(false)
-
-    var isMarked: Bool { leased.load(ordering: .acquiring) }
-    var isUnbounded: Bool { unbounded.load(ordering: .acquiring) }
-
-    func mark() {
-        leased.store(true, ordering: .releasing)
-    }
-
-    func unbound() {
-        unbounded.store(true, ordering: .releasing)
-    }
-}
-
-/// The answer of a bounded step: the first of its result, its watchdog's verdict, or the caller's cancellation
-/// resumes the caller, once; then the step and its watchdog are cancelled.
-private final class StepOutcome<T: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<T, any Error>?
-        var early: Result<T, any Error>?
-        var cancel: (@Sendable () -> Void)?
-        var done = false
-    }
-
-    private let state = Mutex(State())
-
-    func start(_ continuation: CheckedContinuation<T, any Error>, cancel: @escaping @Sendable () -> Void) {
-        let early: Result<T, any Error>? = state.withLock { state in
-            if let early = state.early {
-                return early
-            }
-            state.continuation = continuation
-            state.cancel = cancel
-            return nil
-        }
-        if let early {
-            cancel()
-            continuation.resume(with: early)
-        }
-    }
-
-    func finish(_ result: Result<T, any Error>) {
-        let (continuation, cancel) = state.withLock { state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?) in
-            guard !state.done else { return (nil, nil) }
-            state.done = true
-            guard let continuation = state.continuation else {
-                state.early = result
-                return (nil, nil)
-            }
-            defer { state.continuation = nil; state.cancel = nil }
-            return (continuation, state.cancel)
-        }
-        cancel?()
-        continuation?.resume(with: result)
+        let what: String
+        /// A step that held its connection past its bound was given up.
+        var gaveUp = false
+        var description: String { "PostgreSQL \(what)" }
     }
 }

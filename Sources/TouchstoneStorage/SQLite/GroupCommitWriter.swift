@@ -8,9 +8,10 @@ import Metrics
 import Logging
 import NIOPosix
 import SQLKit
+import ServiceLifecycle
 import Synchronization
 
-/// The one SQLite writer: transactions queue here and run in batches (a group commit).
+/// The one SQLite writer: transactions queue here and run in batches (a group commit), on the task of ``run()``.
 ///
 /// A batch is one `BEGIN IMMEDIATE … COMMIT` in which each queued transaction runs in a savepoint of its own, so that a
 /// failing one is undone alone while the others commit together. Transactions that arrive while a batch runs form the
@@ -29,30 +30,21 @@ final class GroupCommitWriter: Sendable {
         let finish: @Sendable (Result<Void, any Error>) -> Void
     }
 
-    private struct Queue {
-        var pending: [Pending] = []
-        var draining = false
-        var closed = false
-        /// ``close()`` waiting for the writer to go idle.
-        var idleWaiters: [CheckedContinuation<Void, Never>] = []
-        /// The first failed flush. After it nothing more is written or acknowledged: on Linux a failed fsync may drop
-        /// the unwritten pages and report the next fsync as a success, so a later flush proves nothing.
-        var brokenBy: (any Error)?
-    }
-
     /// Set while the writer runs transactions, so that one trying to start another fails instead of waiting for itself.
     @TaskLocal private static var isWriting = false
 
     private let connection: SQLiteConnection
     private let database: SQLiteDatabase
-    private let queue = Mutex(Queue())
-    /// The thread that flushes the WAL, so that no request thread waits for the disk.
-    private let flusher: NIOThreadPool
+    private let queue = RunQueue<Pending>()
+    /// The first failed flush. After it nothing more is written or acknowledged: on Linux a failed fsync may drop the
+    /// unwritten pages and report the next fsync as a success, so a later flush proves nothing.
+    private let brokenBy = Mutex<(any Error)?>(nil)
     private let wal: WALFile
     private let checkpointer: Checkpointer
     private let timer: TransactionTimer
     private let logger: Logger
 
+    /// Prepares the writer; nothing runs before ``run()``.
     /// - Parameters:
     ///   - connection: a connection in WAL mode, used by nothing else from now on.
     ///   - checkpointConnection: another connection to the same database, for checkpoints.
@@ -69,123 +61,137 @@ final class GroupCommitWriter: Sendable {
         self.checkpointer = Checkpointer(connection: checkpointConnection)
         self.timer = timer
         self.logger = logger
-        self.flusher = NIOThreadPool(numberOfThreads: 1)
-        flusher.start()
         connection.recordWALSize(in: checkpointer.walSize)
     }
 
     /// Runs `body` in a savepoint of the next batch; returns once the batch is on disk.
     ///
     /// `body` must use `database` only until it returns, from its own task, and must not start another write.
+    /// - Throws: `SQLiteError` at once when ``run()`` has not started or has been asked to stop.
     package func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         guard !Self.isWriting else {
             throw SQLiteError(code: SQLITE_MISUSE, message: "a write cannot start another write (it would wait for itself)")
         }
+        if let broken = brokenBy.withLock({ $0 }) { throw Self.broken(broken) }
         let result = ResultSlot<T>()
         return try await withCheckedThrowingContinuation { continuation in
             let pending = Pending(
                 statements: { database in result.store(try await body(database)) },
                 finish: { outcome in continuation.resume(with: outcome.flatMap { result.take() }) })
-            let admission = queue.withLock { queue -> Result<Bool, any Error> in
-                if queue.closed { return .failure(SQLiteError(code: SQLITE_MISUSE, message: "the database is closed")) }
-                if let broken = queue.brokenBy { return .failure(Self.broken(broken)) }
-                queue.pending.append(pending)
-                defer { queue.draining = true }
-                return .success(!queue.draining)
-            }
-            switch admission {
-            case .failure(let error):
-                continuation.resume(throwing: error)
-            case .success(true):
-                Task { await Self.$isWriting.withValue(true) { await self.drain() } }
-            case .success(false):
-                break
+            do throws(RunQueue<Pending>.Refusal) {
+                try queue.submit(pending)
+            } catch {
+                continuation.resume(throwing: Self.refused(error))
             }
         }
     }
 
-    /// Waits for queued transactions and their flushes, then closes the connection.
-    func close() async throws {
-        // New transactions are refused from now on; queued ones still run, and the writer tells when it is idle.
-        await withCheckedContinuation { continuation in
-            let idle = queue.withLock { queue in
-                queue.closed = true
-                guard queue.draining else { return true }
-                queue.idleWaiters.append(continuation)
-                return false
-            }
-            if idle { continuation.resume() }
+    /// Waits until ``run()`` takes transactions.
+    /// - Throws: `SQLiteError` when it has ended first.
+    func started() async throws {
+        do {
+            try await queue.started()
+        } catch let refusal as RunQueue<Pending>.Refusal {
+            throw Self.refused(refusal)
         }
-        // The flusher runs its work in order: once this returns, every earlier flush has finished.
-        try await flusher.runIfActive {}
+    }
+
+    /// Writes the transactions queued from now on until a graceful shutdown or cancellation, then the ones still
+    /// queued, waits for their flushes and closes the connections. The flush and checkpoint threads run only in here.
+    /// - Throws: `SQLiteError` when the writer ran before: it runs once.
+    func run() async throws {
+        do throws(RunQueue<Pending>.Refusal) {
+            try queue.open()
+        } catch {
+            throw Self.refused(error)
+        }
+        let flusher = NIOThreadPool(numberOfThreads: 1)
+        let checkpoints = NIOThreadPool(numberOfThreads: 1)
+        flusher.start()
+        checkpoints.start()
+        await withTaskCancellationOrGracefulShutdownHandler {
+            await Self.$isWriting.withValue(true) {
+                while let batch = await queue.next() {
+                    await write(batch, flusher: flusher, checkpoints: checkpoints)
+                }
+            }
+        } onCancelOrGracefulShutdown: {
+            self.queue.close()
+        }
+        // The flusher runs its work in order: once this one has run, every earlier flush has finished.
+        await withCheckedContinuation { continuation in flusher.submit { _ in continuation.resume() } }
         try await flusher.shutdownGracefully()
-        try await checkpointer.close()
+        try await checkpoints.shutdownGracefully()
+        checkpointer.close()
         connection.close()
         wal.closeDescriptor()
     }
 
-    private func drain() async {
-        while let batch = nextBatch() {
-            if let broken = queue.withLock({ $0.brokenBy }) {
-                for pending in batch {
-                    pending.finish(.failure(Self.broken(broken)))
-                }
-                continue
+    /// Runs one batch and hands its flush to `flusher`, which answers its transactions.
+    private func write(_ batch: [Pending], flusher: NIOThreadPool, checkpoints: NIOThreadPool) async {
+        if let broken = brokenBy.withLock({ $0 }) {
+            for pending in batch {
+                pending.finish(.failure(Self.broken(broken)))
             }
-            restartWALIfLong()
-            let start = ContinuousClock.now
-            var failure: (any Error)?
-            var outcomes: [Result<Void, any Error>] = []
+            return
+        }
+        restartWALIfLong()
+        let start = ContinuousClock.now
+        var failure: (any Error)?
+        var outcomes: [Result<Void, any Error>] = []
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch {
+            failure = error
+        }
+        for pending in batch {
+            if let failure {
+                // After a failure the transaction may be gone; statements run now would commit on their own.
+                outcomes.append(.failure(failure))
+            } else {
+                outcomes.append(await runInSavepoint(pending, failure: &failure))
+            }
+        }
+        if failure == nil {
             do {
-                try connection.execute("BEGIN IMMEDIATE")
+                try connection.execute("COMMIT")
+                checkpointer.checkpointIfDue(on: checkpoints, logger: logger)
             } catch {
                 failure = error
             }
-            for pending in batch {
-                if let failure {
-                    // After a failure the transaction may be gone; statements run now would commit on their own.
-                    outcomes.append(.failure(failure))
-                } else {
-                    outcomes.append(await run(pending, failure: &failure))
+        }
+        let finishes = batch.map(\.finish)
+        if let failure {
+            try? connection.execute("ROLLBACK")
+            for finish in finishes {
+                finish(.failure(failure))
+            }
+            return
+        }
+        flusher.submit { [self, outcomes] state in
+            let flushed: Result<Void, any Error>
+            if case .cancelled = state {
+                flushed = .failure(SQLiteError(code: SQLITE_ERROR, message: "the database is closing"))
+            } else if let broken = brokenBy.withLock({ $0 }) {
+                flushed = .failure(Self.broken(broken))
+            } else {
+                flushed = Result { try wal.flush() }
+                if case .failure(let error) = flushed {
+                    brokenBy.withLock { $0 = $0 ?? error }
+                    logger.critical(
+                        "committed writes could not be flushed to disk; refusing every write until restarted",
+                        metadata: ["error": "\(error)"])
                 }
             }
-            if failure == nil {
-                do {
-                    try connection.execute("COMMIT")
-                    checkpointer.checkpointIfDue(logger: logger)
-                } catch {
-                    failure = error
-                }
-            }
-            let finishes = batch.map(\.finish)
-            if let failure {
-                try? connection.execute("ROLLBACK")
-                for finish in finishes {
-                    finish(.failure(failure))
-                }
-                continue
-            }
-            flusher.submit { [self, outcomes] state in
-                let flushed: Result<Void, any Error>
-                if case .cancelled = state {
-                    flushed = .failure(SQLiteError(code: SQLITE_ERROR, message: "the database is closing"))
-                } else if let broken = queue.withLock({ $0.brokenBy }) {
-                    flushed = .failure(Self.broken(broken))
-                } else {
-                    flushed = Result { try wal.flush() }
-                    if case .failure(let error) = flushed {
-                        queue.withLock { $0.brokenBy = $0.brokenBy ?? error }
-                        logger.critical(
-                            "committed writes could not be flushed to disk; refusing every write until restarted",
-                            metadata: ["error": "\(error)"])
-                    }
-                }
-                timer.record(since: start)
-                for (finish, outcome) in zip(finishes, outcomes) {
-                    finish(flushed.flatMap { outcome })
-                }
+            timer.record(since: start)
+            for (finish, outcome) in zip(finishes, outcomes) {
+                finish(flushed.flatMap { outcome })
             }
         }
+    }
+
+    private static func refused(_ refusal: RunQueue<Pending>.Refusal) -> SQLiteError {
+        SQLiteError(code: SQLITE_MISUSE, message: "the database \(refusal)")
     }
 
     private static func broken(_ cause: any Error) -> SQLiteError {
@@ -213,24 +219,8 @@ final class GroupCommitWriter: Sendable {
         }
     }
 
-    /// Everything queued so far, or `nil` (and the writer idle, which wakes whoever waits for that) when nothing is.
-    private func nextBatch() -> [Pending]? {
-        let (batch, idleWaiters) = queue.withLock { queue -> ([Pending]?, [CheckedContinuation<Void, Never>]) in
-            guard !queue.pending.isEmpty else {
-                queue.draining = false
-                defer { queue.idleWaiters = [] }
-                return (nil, queue.idleWaiters)
-            }
-            var batch: [Pending] = []
-            swap(&batch, &queue.pending)
-            return (batch, [])
-        }
-        for waiter in idleWaiters { waiter.resume() }
-        return batch
-    }
-
     /// Runs one transaction's statements in a savepoint; its failure undoes its statements only.
-    private func run(_ pending: Pending, failure: inout (any Error)?) async -> Result<Void, any Error> {
+    private func runInSavepoint(_ pending: Pending, failure: inout (any Error)?) async -> Result<Void, any Error> {
         do {
             try connection.execute("SAVEPOINT member")
         } catch {
@@ -277,7 +267,6 @@ private final class Checkpointer: Sendable {
     static let restartLength = 4_000
     let walSize = WALSize()
     private let connection: SQLiteConnection
-    private let thread: NIOThreadPool
     private struct Progress {
         /// The WAL's size at the last checkpoint started here.
         var checkpointedAt = 0
@@ -291,12 +280,10 @@ private final class Checkpointer: Sendable {
 
     init(connection: SQLiteConnection) {
         self.connection = connection
-        self.thread = NIOThreadPool(numberOfThreads: 1)
-        thread.start()
     }
 
-    /// Starts a passive checkpoint on the checkpoint thread when the WAL has grown enough. Called after each commit.
-    func checkpointIfDue(logger: Logger) {
+    /// Starts a passive checkpoint on `thread` when the WAL has grown enough. Called after each commit.
+    func checkpointIfDue(on thread: NIOThreadPool, logger: Logger) {
         let pages = walSize.current
         let due = progress.withLock { progress in
             // A smaller WAL has started over from its beginning.
@@ -335,8 +322,8 @@ private final class Checkpointer: Sendable {
         progress.withLock { $0.restartHeldUpAt = pages }
     }
 
-    func close() async throws {
-        try await thread.shutdownGracefully()
+    /// Closes the checkpoint connection, once the checkpoint thread has stopped.
+    func close() {
         connection.close()
     }
 }

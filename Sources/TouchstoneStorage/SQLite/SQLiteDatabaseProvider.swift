@@ -9,7 +9,8 @@ import ServiceLifecycle
 /// SQLite admits one writer at a time anyway; serializing writers here (instead of letting connections race for the
 /// file lock) keeps transactions from interleaving and avoids busy-waiting, and lets writers that arrive together share
 /// one commit and one flush to disk. Statements run on the caller's thread (``SQLiteDatabase``); only the flush, which
-/// waits for the disk, runs on a thread of its own.
+/// waits for the disk, runs on a thread of its own. The writer, its threads and its connections live within ``run()``,
+/// the provider's `Service` life in the server's `ServiceGroup`.
 package final class SQLiteDatabaseProvider: SQLDatabaseProvider {
     private let writer: GroupCommitWriter
     private let readers: SQLiteReaderPool
@@ -73,20 +74,18 @@ package final class SQLiteDatabaseProvider: SQLDatabaseProvider {
     /// SQLite transactions already exclude each other (one writer).
     package func exclusiveLock(_ key: Int64, in database: any SQLDatabase) async throws {}
 
-    /// The file is open from ``open(path:logger:)``: nothing runs in the background. Closes it at a graceful shutdown
-    /// or cancellation, once the writes in flight are on disk.
+    /// Runs the writer (``GroupCommitWriter/run()``) until a graceful shutdown or cancellation, then writes what is
+    /// still queued, waits until it is on disk and closes the file. Writes are refused before this starts and after it
+    /// ends.
     package func run() async throws {
-        try? await gracefulShutdown()
-        try await close()
+        defer { readers.close() }
+        try await writer.run()
     }
 
-    package func ready() async throws {}
+    /// Answers once ``run()`` takes writes.
+    package func ready() async throws {
+        try await writer.started()
+    }
 
     package var writesSeveralTablesInOneStatement: Bool { false }
-
-    /// Closes the database once the writes in flight are on disk.
-    func close() async throws {
-        try await writer.close()
-        readers.close()
-    }
 }
