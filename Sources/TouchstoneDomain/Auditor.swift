@@ -6,7 +6,7 @@ import TouchstoneStorage
 ///
 /// ⚠️ Never pass a PIN, password, assertion or token in `detail`.
 struct Auditor: Sendable {
-    package let store: any TouchstoneStore
+    package let store: any AuditStore
     package let clock: any WallClock
     package let logger: Logger
 

@@ -42,6 +42,6 @@ extension SessionService {
         async throws -> AuthenticatedDevice
     {
         AuthenticatedDevice(
-            record: try await verifyDeviceProof(authorization, deviceId: deviceId, method: method, path: path))
+            record: try await proofs.verify(authorization, deviceId: deviceId, method: method, path: path))
     }
 }

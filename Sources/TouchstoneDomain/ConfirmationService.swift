@@ -6,24 +6,33 @@ import TouchstoneStorage
 /// Transaction confirmation (PSD2 dynamic linking): a relying service asks, the user's device shows exactly the
 /// text, amount and payee, and a signed decision commits to their hash.
 package struct ConfirmationService: Sendable {
-    package let environment: ServiceEnvironment
+    typealias Store = UserStore & ConfirmationStore
+
+    let store: any Store
+    let clock: any WallClock
+    let random: any RandomSource
+    let signer: TokenSigner
+    /// The `iss` of receipts.
+    let issuer: String
+    let auditor: Auditor
+    let decisions: DecisionService
 
     static let lifetimes = 30...600
 
     /// `POST /v1/confirmations`: unknown users get the same answer, and nothing is ever delivered for them.
     package func create(_ request: ConfirmationRequest, by app: AuthenticatedApp, ip: String) async throws -> ConfirmationCreated {
         try Self.check(request)
-        let now = environment.clock.now()
-        let user = try await environment.store.user(username: request.username)
+        let now = clock.now()
+        let user = try await store.user(username: request.username)
         let confirmation = ConfirmationRecord(
-            id: RecordID.random(), clientId: app.clientId, publisher: app.publisher, userId: user?.id,
+            id: random.recordID(), clientId: app.clientId, publisher: app.publisher, userId: user?.id,
             text: request.text, amount: request.amount, currency: request.currency, payee: request.payee,
             txn: TransactionHash.of(
                 text: request.text, amount: request.amount, currency: request.currency, payee: request.payee),
-            challenge: SecretDigest.randomToken(), createdAt: now,
+            challenge: random.token(), createdAt: now,
             expiresAt: now + TimeInterval(request.expiresInSeconds ?? 300), status: .pending)
-        try await environment.store.createConfirmation(confirmation)
-        await environment.auditor.record(
+        try await store.createConfirmation(confirmation)
+        await auditor.record(
             "confirmation.create", outcome: user == nil ? "unknown_user" : "ok", userId: user?.id,
             clientId: app.clientId, ip: ip, detail: confirmation.id)
         return ConfirmationCreated(confirmationId: confirmation.id, status: .pending, expiresAt: confirmation.expiresAt)
@@ -33,7 +42,7 @@ package struct ConfirmationService: Sendable {
     package func state(_ id: String, for app: AuthenticatedApp) async throws -> ConfirmationState {
         let confirmation = try await visible(id, to: app)
         var status = DecisionStatus(rawValue: confirmation.status == .suppressed ? "pending" : confirmation.status.rawValue)
-        if status == .pending, confirmation.expiresAt <= environment.clock.now() { status = .expired }
+        if status == .pending, confirmation.expiresAt <= clock.now() { status = .expired }
         return ConfirmationState(
             confirmationId: confirmation.id, status: status, decidedAt: confirmation.decidedAt,
             deviceId: confirmation.deviceId, amr: confirmation.amr, txn: confirmation.txn,
@@ -46,9 +55,9 @@ package struct ConfirmationService: Sendable {
         guard confirmation.status == .approved || confirmation.status == .denied,
             let userId = confirmation.userId, let decidedAt = confirmation.decidedAt
         else { return nil }
-        return try await environment.signer.sign(
+        return try await signer.sign(
             ConfirmationReceipt(
-                iss: environment.settings.issuer, aud: confirmation.clientId, sub: userId, cid: confirmation.id,
+                iss: issuer, aud: confirmation.clientId, sub: userId, cid: confirmation.id,
                 txn: confirmation.txn, decision: confirmation.status == .approved ? "approve" : "deny",
                 amr: confirmation.amr ?? [], did: confirmation.deviceId, iat: Int64(decidedAt.timeIntervalSince1970)),
             type: ConfirmationReceipt.type)
@@ -56,10 +65,10 @@ package struct ConfirmationService: Sendable {
 
     /// `POST /v1/confirmations/{id}/decision`.
     package func decide(_ id: String, assertion: String, ip: String) async throws -> DecisionRecorded {
-        guard let confirmation = try await environment.store.confirmation(id: id) else {
+        guard let confirmation = try await store.confirmation(id: id) else {
             throw ProblemError(.notFound, detail: "No such confirmation.")
         }
-        return try await environment.auditor.recording(
+        return try await auditor.recording(
             "confirmation.decide", userId: confirmation.userId, clientId: confirmation.clientId, ip: ip
         ) {
             let target = DecisionTarget(
@@ -67,17 +76,17 @@ package struct ConfirmationService: Sendable {
                 isDecided: confirmation.status == .approved || confirmation.status == .denied,
                 isRecipient: DecisionService.reaches(userId: confirmation.userId, publisher: confirmation.publisher),
                 txn: confirmation.txn, policy: .asking(clientId: confirmation.clientId))
-            let decision = try await DecisionService(environment: environment).verify(assertion, for: target)
+            let decision = try await decisions.verify(assertion, for: target)
             let status: ItemStatus = decision.approves ? .approved : .denied
-            try DecisionService(environment: environment).settle(
-                try await environment.store.decideConfirmation(
+            try decisions.settle(
+                try await store.decideConfirmation(
                     id: id, status: status, amr: decision.amr, decisionDigest: decision.digest, by: decision.commit))
             return DecisionRecorded(status: DecisionStatus(rawValue: status.rawValue))
         }
     }
 
     private func visible(_ id: String, to app: AuthenticatedApp) async throws -> ConfirmationRecord {
-        guard let confirmation = try await environment.store.confirmation(id: id), confirmation.publisher == app.publisher
+        guard let confirmation = try await store.confirmation(id: id), confirmation.publisher == app.publisher
         else { throw ProblemError(.notFound, detail: "No such confirmation.") }
         return confirmation
     }
@@ -111,7 +120,4 @@ package struct ConfirmationService: Sendable {
         return isDigits(parts[1]) && parts[1].count <= 4
     }
 
-    package init(environment: ServiceEnvironment) {
-        self.environment = environment
-    }
 }

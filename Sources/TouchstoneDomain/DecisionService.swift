@@ -29,7 +29,13 @@ struct DecisionTarget: Sendable {
 /// Decisions on inbox items: a `touchstone-decision+jwt` from a device the item was sent to, signed by its
 /// biometric key, or by its device key with the PIN (counted like a login's), judged by ``DeviceAssertionPipeline``.
 struct DecisionService: Sendable {
-    package let environment: ServiceEnvironment
+    typealias Store = DeviceStore & AppStore
+
+    let store: any Store
+    let clock: any WallClock
+    let hasher: PasswordHasher
+    let pipeline: DeviceAssertionPipeline
+    let gate: DeviceTokenGate
 
     /// A verified decision, before it is recorded.
     struct Decision: Sendable {
@@ -50,9 +56,9 @@ struct DecisionService: Sendable {
     ///   `device_compromised` / `attestation_required` (the policy), 400 `txn_mismatch`.
     package func verify(_ assertion: String, for target: DecisionTarget) async throws -> Decision {
         let token = try DeviceTokenGate.parse(assertion, invalid: .invalidAssertion)
-        guard let device = try await environment.store.device(id: token.issuer) else { throw ProblemError.invalidAssertion }
+        guard let device = try await store.device(id: token.issuer) else { throw ProblemError.invalidAssertion }
         // A decision with the PIN is admitted by the hashing gate before its token is spent.
-        return try await environment.hasher.admitting(if: device.registeredKey(kid: token.kid)?.isBiometric == false) {
+        return try await hasher.admitting(if: device.registeredKey(kid: token.kid)?.isBiometric == false) {
             try await verify(token, device: device, for: target)
         }
     }
@@ -60,21 +66,20 @@ struct DecisionService: Sendable {
     private func verify(_ token: UnverifiedDeviceToken, device: DeviceRecord, for target: DecisionTarget) async throws
         -> Decision
     {
-        let pipeline = DeviceAssertionPipeline(environment: environment)
         let verified = try pipeline.verify(token, device: device, as: DecisionClaims.self)
-        try await DeviceTokenGate(environment: environment).spend(verified.token, replayed: .challengeInvalid)
+        try await gate.spend(verified.token, replayed: .challengeInvalid)
         let claims = verified.claims
         guard device.isActive else { throw ProblemError.deviceRevoked }
         guard target.isRecipient(device), SecretDigest.constantTimeEquals(claims.nonce, target.challenge) else {
             throw ProblemError.challengeInvalid
         }
         guard !target.isDecided else { throw Self.alreadyDecided }
-        let now = environment.clock.now()
+        let now = clock.now()
         guard target.expiresAt > now else { throw ProblemError(.expired) }
         let app: AppRecord
         switch target.policy {
-        case .asking(let clientId): app = try await environment.app(clientId)
-        case .decidingDevice: app = try await environment.app(device.clientId)
+        case .asking(let clientId): app = try await store.existingApp(clientId)
+        case .decidingDevice: app = try await store.existingApp(device.clientId)
         }
         if let refusal = pipeline.policyRefusal(verified, app: app) { throw refusal }
         if let txn = target.txn, claims.txn != txn { throw ProblemError(.txnMismatch) }
@@ -89,7 +94,7 @@ struct DecisionService: Sendable {
         switch outcome {
         case .recorded: return
         case .notPending: throw Self.alreadyDecided
-        case .refused(let refused): throw DeviceAssertionPipeline(environment: environment).refusal(refused)
+        case .refused(let refused): throw pipeline.refusal(refused)
         }
     }
 

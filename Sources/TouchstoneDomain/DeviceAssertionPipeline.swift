@@ -15,7 +15,9 @@ import TouchstoneStorage
 /// How the token is spent is the caller's: a login consumes its challenge in its transaction, a decision is spent
 /// through ``DeviceTokenGate``.
 struct DeviceAssertionPipeline: Sendable {
-    let environment: ServiceEnvironment
+    let gate: DeviceTokenGate
+    let keys: DeviceKeyCache
+    let pins: PINCheck
 
     /// A token whose signature and claims verified against its device, not acted on yet.
     struct Verified<Claims: UserVerifiedClaims>: Sendable {
@@ -43,8 +45,8 @@ struct DeviceAssertionPipeline: Sendable {
         throws -> Verified<Claims>
     {
         guard let (jwk, isBiometric) = device.registeredKey(kid: token.kid) else { throw ProblemError.invalidAssertion }
-        let verified = try DeviceTokenGate(environment: environment).verify(
-            token, key: try environment.deviceKeys.key(for: jwk), as: type, issuer: device.id, invalid: .invalidAssertion)
+        let verified = try gate.verify(
+            token, key: try keys.key(for: jwk), as: type, issuer: device.id, invalid: .invalidAssertion)
         guard verified.claims.verify(signedWithBiometricKey: isBiometric) else { throw ProblemError.invalidAssertion }
         return Verified(token: verified, device: device, signedWithBiometricKey: isBiometric, keyThumbprint: token.kid)
     }
@@ -76,7 +78,7 @@ struct DeviceAssertionPipeline: Sendable {
     /// Checks the assertion's PIN, if it carries one (bcrypt): what the acting transaction applies.
     func checkPIN<Claims>(_ assertion: Verified<Claims>) async throws -> PINAttempt? {
         guard let pin = assertion.claims.pin else { return nil }
-        return try await PINCheck(environment: environment).check(pin, device: assertion.device)
+        return try await pins.check(pin, device: assertion.device)
     }
 
     /// The refusal for what the acting transaction found of the signer.
@@ -84,7 +86,7 @@ struct DeviceAssertionPipeline: Sendable {
         switch refused {
         case .deviceRevoked: .deviceRevoked
         case .keyRemoved: .invalidAssertion
-        case .pin(let outcome): PINCheck(environment: environment).refusal(outcome)
+        case .pin(let outcome): pins.refusal(outcome)
         }
     }
 }

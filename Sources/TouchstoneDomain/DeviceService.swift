@@ -4,11 +4,15 @@ import TouchstoneStorage
 
 /// A user's own devices, seen through a Bearer session.
 package struct DeviceService: Sendable {
-    package let environment: ServiceEnvironment
+    typealias Store = DeviceStore
+
+    let store: any Store
+    let clock: any WallClock
+    let auditor: Auditor
 
     /// `GET /v1/devices`: the caller's active devices.
     package func list(_ identity: AccessIdentity) async throws -> DeviceList {
-        let devices = try await environment.store.devices(userId: identity.userId).filter(\.isActive)
+        let devices = try await store.devices(userId: identity.userId).filter(\.isActive)
         return DeviceList(
             devices: devices.map { device in
                 DeviceSummary(
@@ -20,12 +24,12 @@ package struct DeviceService: Sendable {
 
     /// `DELETE /v1/devices/{id}`: revokes the device and ends its sessions.
     package func delete(_ deviceId: String, by identity: AccessIdentity, ip: String) async throws {
-        try await environment.auditor.recording(
+        try await auditor.recording(
             "device.revoke", userId: identity.userId, deviceId: deviceId, clientId: identity.claims.aud, ip: ip
         ) {
             let device = try await ownDevice(deviceId, of: identity)
-            let now = environment.clock.now()
-            _ = try await environment.store.revokeDevice(
+            let now = clock.now()
+            _ = try await store.revokeDevice(
                 id: device.id, reason: "deleted by user", at: now,
                 notices: [
                     SecurityNotices.draft(
@@ -37,11 +41,11 @@ package struct DeviceService: Sendable {
 
     /// `DELETE /v1/devices/{id}/biometric-key`: opt-out; biometric assertions from it fail from now on.
     package func optOut(_ deviceId: String, by identity: AccessIdentity, ip: String) async throws {
-        try await environment.auditor.recording(
+        try await auditor.recording(
             "device.opt_out", userId: identity.userId, deviceId: deviceId, clientId: identity.claims.aud, ip: ip
         ) {
             let device = try await ownDevice(deviceId, of: identity)
-            guard try await environment.store.removeBiometricKey(deviceId: device.id) else {
+            guard try await store.removeBiometricKey(deviceId: device.id) else {
                 throw ProblemError.deviceNotFound
             }
         }
@@ -49,14 +53,11 @@ package struct DeviceService: Sendable {
 
     /// An active device of the caller; any other device needs a privileged (stepped-up) token.
     private func ownDevice(_ deviceId: String, of identity: AccessIdentity) async throws -> DeviceRecord {
-        guard let device = try await environment.store.device(id: deviceId), device.userId == identity.userId,
+        guard let device = try await store.device(id: deviceId), device.userId == identity.userId,
             device.isActive
         else { throw ProblemError.deviceNotFound }
         if device.id != identity.deviceId { try StepUpService.requirePrivilege(identity) }
         return device
     }
 
-    package init(environment: ServiceEnvironment) {
-        self.environment = environment
-    }
 }

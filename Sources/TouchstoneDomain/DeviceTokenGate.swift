@@ -11,7 +11,12 @@ import TouchstoneStorage
 /// A login assertion is the one token spent otherwise: by consuming the challenge it answers, in the login
 /// transaction (``LoginCommit``), so that no digest of it need be kept.
 struct DeviceTokenGate: Sendable {
-    package let environment: ServiceEnvironment
+    /// Where spent tokens are kept.
+    let store: any ChallengeStore
+    let clock: any WallClock
+    /// The audience every device token must name.
+    let rules: DeviceTokenRules
+    let logger: Logger
 
     /// A token whose signature and claims verified, not spent yet: it has no effect until it is.
     struct Verified<Claims: DeviceTokenClaims>: Sendable {
@@ -29,10 +34,10 @@ struct DeviceTokenGate: Sendable {
     ) throws -> Verified<Claims> {
         do {
             let claims = try key.verify(
-                token, as: type, issuer: issuer, rules: environment.tokenRules, now: environment.clock.now())
+                token, as: type, issuer: issuer, rules: rules, now: clock.now())
             return Verified(claims: claims, digest: token.digest)
         } catch {
-            environment.logger.info(
+            logger.info(
                 "device token refused", metadata: ["issuer": .string(issuer), "reason": .string("\(error)")])
             throw invalid
         }
@@ -53,7 +58,7 @@ struct DeviceTokenGate: Sendable {
 
     /// Spends the verified token with this digest (a legacy TouchIDAuth JWT, which is not a device token of ours).
     func spend(digest: String, until expiry: Int64, replayed: ProblemError) async throws {
-        let first = try await environment.store.recordUsedToken(
+        let first = try await store.recordUsedToken(
             digest: digest, expiresAt: Date(timeIntervalSince1970: TimeInterval(expiry)))
         guard first else { throw replayed }
     }
@@ -65,9 +70,5 @@ struct DeviceTokenGate: Sendable {
         } catch {
             throw invalid
         }
-    }
-
-    package init(environment: ServiceEnvironment) {
-        self.environment = environment
     }
 }

@@ -5,7 +5,26 @@ import TouchstoneStorage
 
 /// Binds user + device + keys: password first, then proofs of possession of each new key.
 package struct EnrollmentService: Sendable {
-    package let environment: ServiceEnvironment
+    typealias Store = EnrollmentStore & DeviceStore & RecoveryStore & AppStore
+
+    let store: any Store
+    let clock: any WallClock
+    let random: any RandomSource
+    /// How long an enrolment challenge lives.
+    let challengeLifetime: TimeInterval
+    /// How long an enrolment waits for another device's approval.
+    let pendingEnrollmentLifetime: TimeInterval
+    let hasher: PasswordHasher
+    let metrics: ServerMetrics
+    let auditor: Auditor
+    let throttle: PasswordThrottle
+    let passwords: PasswordCheck
+    /// Parsed device keys (a replaced device's).
+    let keys: DeviceKeyCache
+    let gate: DeviceTokenGate
+    let attestations: KeyAttestationCheck
+    let decisions: DecisionService
+    let sessionIssuer: SessionIssuer
 
     /// The answer to a completed enrolment.
     package enum Outcome: Sendable {
@@ -21,7 +40,7 @@ package struct EnrollmentService: Sendable {
     ///   403 `recovery_code_required` when the app asks for approval, the user has no active device to give it but
     ///   has a passkey or unused codes, and no code was sent.
     package func start(_ request: EnrollmentStartRequest, ip: String) async throws -> EnrollmentStarted {
-        let app = try await environment.app(request.clientId)
+        let app = try await store.existingApp(request.clientId)
         let code = try request.recoveryCode.map { text in
             guard let code = RecoveryCode.normalized(text) else {
                 throw ProblemError.invalidRequest(
@@ -30,36 +49,36 @@ package struct EnrollmentService: Sendable {
             return code
         }
         // With a code, the attempt proves right only once the code does too.
-        let user = try await AccountService(environment: environment).verifyPassword(
+        let user = try await passwords.verify(
             username: request.username, password: request.password, clientId: app.clientId, ip: ip,
             event: "enrollment.start", forgiving: code == nil)
         var codeHash: String?
         if let code {
-            guard let digest = try await RecoveryService(environment: environment).unusedCode(code, of: user.id) else {
-                await environment.auditor.record(
+            guard let digest = try await store.unusedRecoveryCode(code, of: user.id) else {
+                await auditor.record(
                     "enrollment.start", outcome: "invalid_credentials", userId: user.id, clientId: app.clientId, ip: ip,
                     detail: "wrong or used recovery code")
                 throw ProblemError.invalidCredentials
             }
-            try await environment.throttle.succeeded(username: request.username, address: ip)
+            try await throttle.succeeded(username: request.username, address: ip)
             codeHash = digest
         } else if app.policy.newDeviceApproval,
-            try await environment.store.devices(userId: user.id).allSatisfy({ !$0.isActive }),
-            try await environment.store.hasRecoveryCredentials(userId: user.id)
+            try await store.devices(userId: user.id).allSatisfy({ !$0.isActive }),
+            try await store.hasRecoveryCredentials(userId: user.id)
         {
-            await environment.auditor.record(
+            await auditor.record(
                 "enrollment.start", outcome: "recovery_code_required", userId: user.id, clientId: app.clientId, ip: ip)
             throw Self.recoveryCodeRequired
         }
-        let now = environment.clock.now()
+        let now = clock.now()
         let enrollment = EnrollmentRecord(
-            id: RecordID.random(), userId: user.id, clientId: app.clientId,
-            challenge: SecretDigest.randomToken(), challengeExpiresAt: now + environment.settings.challengeLifetime,
+            id: random.recordID(), userId: user.id, clientId: app.clientId,
+            challenge: random.token(), challengeExpiresAt: now + challengeLifetime,
             state: .started, createdAt: now, recoveryCodeHash: codeHash)
-        guard try await environment.store.createEnrollment(enrollment, passwordHash: user.passwordHash) else {
+        guard try await store.createEnrollment(enrollment, passwordHash: user.passwordHash) else {
             throw ProblemError.invalidCredentials
         }
-        await environment.auditor.record(
+        await auditor.record(
             "enrollment.start", outcome: "ok", userId: user.id, clientId: app.clientId, ip: ip,
             detail: codeHash == nil ? nil : "with a recovery code")
         return EnrollmentStarted(
@@ -69,14 +88,14 @@ package struct EnrollmentService: Sendable {
     /// `POST /v1/enrollments/{id}/complete`. With a PIN to hash it is admitted by the hashing gate before anything is
     /// counted, audited or spent: a refusal leaves the challenge and the proofs unused.
     package func complete(id: String, _ request: EnrollmentCompletion, ip: String) async throws -> Outcome {
-        let now = environment.clock.now()
-        guard let enrollment = try await environment.store.enrollment(id: id), enrollment.state == .started,
+        let now = clock.now()
+        guard let enrollment = try await store.enrollment(id: id), enrollment.state == .started,
             enrollment.challengeExpiresAt > now
         else { throw ProblemError.challengeInvalid }
-        let app = try await environment.app(enrollment.clientId)
-        return try await environment.hasher.admitting(if: request.pin != nil) {
-            try await environment.metrics.countingEnrollment {
-                try await environment.auditor.recording(
+        let app = try await store.existingApp(enrollment.clientId)
+        return try await hasher.admitting(if: request.pin != nil) {
+            try await metrics.countingEnrollment {
+                try await auditor.recording(
                     "enrollment.complete", userId: enrollment.userId, clientId: app.clientId, ip: ip, success: false
                 ) {
                     try await complete(enrollment, app: app, request, ip: ip, now: now)
@@ -111,7 +130,7 @@ package struct EnrollmentService: Sendable {
         // A device of the user with the same description is replaced only by a proof from its own device key: a
         // description is not a secret. With no such device (revoked meanwhile, say) the proof has nothing to prove.
         let fingerprint = DeviceFingerprint.of(request.device)
-        let active = try await environment.store.devices(userId: enrollment.userId).filter(\.isActive)
+        let active = try await store.devices(userId: enrollment.userId).filter(\.isActive)
         var previous: DeviceRecord?
         var proofs = [(deviceKey, Optional(request.deviceProof))]
         if let biometricKey { proofs.append((biometricKey, request.biometricProof)) }
@@ -119,9 +138,8 @@ package struct EnrollmentService: Sendable {
             let replaced = active.first(where: { $0.fingerprint == fingerprint })
         {
             previous = replaced
-            proofs.append((try environment.deviceKeys.key(for: replaced.deviceKey), previousProof))
+            proofs.append((try keys.key(for: replaced.deviceKey), previousProof))
         }
-        let gate = DeviceTokenGate(environment: environment)
         let verified = try proofs.map { key, proof in
             guard let proof else { throw ProblemError.invalidProof }
             let token = try DeviceTokenGate.parse(proof, invalid: .invalidProof)
@@ -131,19 +149,19 @@ package struct EnrollmentService: Sendable {
         }
         if request.device.compromised, policy.refuseCompromisedDevices { throw ProblemError.deviceCompromised }
         // Before anything is spent or stored: a refused attestation leaves the enrolment as it was.
-        let attestation = try KeyAttestationCheck(environment: environment).verify(
+        let attestation = try attestations.verify(
             request.attestation,
             of: KeyAttestationCheck.Subject(
                 enrollmentId: id, challenge: enrollment.challenge, deviceKey: deviceKey, biometricKey: biometricKey),
             for: app)
         try await gate.spend(verified, replayed: .challengeInvalid)
-        guard try await environment.store.consumeEnrollmentChallenge(id: id, now: now) else {
+        guard try await store.consumeEnrollmentChallenge(id: id, now: now) else {
             throw ProblemError.challengeInvalid
         }
 
         var pinHash: String?
         if let pin = request.pin {
-            pinHash = try await environment.hasher.hash(pin)
+            pinHash = try await hasher.hash(pin)
         }
         let pending = PendingDevice(
             device: request.device, fingerprint: fingerprint, deviceKey: deviceKey.jwk,
@@ -162,14 +180,14 @@ package struct EnrollmentService: Sendable {
         }
 
         let device = DeviceRecord(
-            id: RecordID.random(), userId: enrollment.userId, clientId: app.clientId, publisher: app.publisher,
+            id: random.recordID(), userId: enrollment.userId, clientId: app.clientId, publisher: app.publisher,
             name: request.device.name, model: request.device.model, vendorId: request.device.vendorId,
             os: request.device.os, fingerprint: fingerprint, deviceKey: deviceKey.jwk,
             deviceKeyThumbprint: deviceKey.thumbprint, biometricKey: biometricKey?.jwk,
             biometricKeyThumbprint: biometricKey?.thumbprint, pinHash: pinHash, pinFailures: 0, pinLockedAt: nil,
             createdAt: now, lastUsedAt: now, revokedAt: nil, compromised: request.device.compromised,
             attestation: attestation)
-        let session = try await SessionService(environment: environment).prepare(
+        let session = try await sessionIssuer.prepare(
             userId: enrollment.userId, device: device, clientId: app.clientId,
             amr: biometricKey == nil ? ["pin"] : ["bio"], acr: "aal2", ip: ip)
         var notices = [
@@ -186,7 +204,7 @@ package struct EnrollmentService: Sendable {
                 SecurityNotices.draft(
                     .deviceRemoved, userId: device.userId, device: previous, actingDevice: device.id, ip: ip, at: now))
         }
-        switch try await environment.store.completeEnrollment(
+        switch try await store.completeEnrollment(
             id: id, device: device, replacing: previous?.id, condition: condition, session: session.record,
             refreshTokenHash: session.refreshTokenHash, notices: notices)
         {
@@ -198,14 +216,14 @@ package struct EnrollmentService: Sendable {
             throw ProblemError.invalidCredentials
         case .credentialsExist:
             // Another device (or a passkey, or codes) came meanwhile: the enrolment needs what a new device needs now.
-            if try await environment.store.devices(userId: enrollment.userId).contains(where: \.isActive) {
+            if try await store.devices(userId: enrollment.userId).contains(where: \.isActive) {
                 return try await park(enrollment, device: pending, now: now)
             }
             throw Self.recoveryCodeRequired
         }
         var detail = previous.map { "replaced \($0.id)" }
         if case .recoveryCode = condition { detail = "with a recovery code" }
-        await environment.auditor.record(
+        await auditor.record(
             "enrollment.complete", outcome: "ok", userId: enrollment.userId, deviceId: device.id,
             clientId: app.clientId, ip: ip, detail: detail)
         return .completed(EnrollmentCompleted(deviceId: device.id, session: session.wire))
@@ -215,20 +233,20 @@ package struct EnrollmentService: Sendable {
     /// - Throws: 429 `too_many_attempts` when the user already has an approval pending, had five in the last hour, or
     ///   denied one in the last 15 minutes: the enrolment ends and nothing reaches any device.
     private func park(_ enrollment: EnrollmentRecord, device: PendingDevice, now: Date) async throws -> Outcome {
-        let pollSecret = SecretDigest.randomToken()
-        let expiresAt = now + environment.settings.pendingEnrollmentLifetime
-        let (number, numbers) = NumberMatching.draw()
-        let parked = try await environment.store.parkEnrollment(
+        let pollSecret = random.token()
+        let expiresAt = now + pendingEnrollmentLifetime
+        let (number, numbers) = NumberMatching.draw(using: random)
+        let parked = try await store.parkEnrollment(
             ApprovalRequest(
                 enrollmentId: enrollment.id, userId: enrollment.userId, device: device,
-                pollSecretHash: SecretDigest.sha256(pollSecret), challenge: SecretDigest.randomToken(), number: number,
+                pollSecretHash: SecretDigest.sha256(pollSecret), challenge: random.token(), number: number,
                 numbers: numbers, expiresAt: expiresAt, now: now),
             limits: .standard)
         guard parked else {
             throw ProblemError(.tooManyAttempts, detail: "Too many requests to approve a new device; try again later.",
                 retryAfter: Int(ApprovalLimits.standard.coolDown))
         }
-        await environment.auditor.record(
+        await auditor.record(
             "enrollment.complete", outcome: "approval_pending", userId: enrollment.userId, clientId: enrollment.clientId,
             ip: device.ip)
         return .pending(
@@ -239,25 +257,25 @@ package struct EnrollmentService: Sendable {
     /// only while the device is active.
     package func poll(id: String, pollSecret: String?, ip: String? = nil) async throws -> EnrollmentPoll {
         let notFound = ProblemError(.notFound, detail: "No such enrolment.")
-        guard let pollSecret, let enrollment = try await environment.store.enrollment(id: id),
+        guard let pollSecret, let enrollment = try await store.enrollment(id: id),
             let expected = enrollment.pollSecretHash,
             SecretDigest.constantTimeEquals(SecretDigest.sha256(pollSecret), expected)
         else { throw notFound }
         switch enrollment.state {
         case .pending:
-            let expired = enrollment.pendingExpiresAt.map { $0 <= environment.clock.now() } ?? true
+            let expired = enrollment.pendingExpiresAt.map { $0 <= clock.now() } ?? true
             return EnrollmentPoll(status: expired ? .expired : .pending)
         case .denied, .cancelled:
             return EnrollmentPoll(status: .denied)
         case .approved, .completed:
-            guard let deviceId = enrollment.deviceId, let device = try await environment.store.device(id: deviceId),
+            guard let deviceId = enrollment.deviceId, let device = try await store.device(id: deviceId),
                 device.isActive
             else { return EnrollmentPoll(status: .approved, deviceId: enrollment.deviceId) }
-            let session = try await SessionService(environment: environment).prepare(
+            let session = try await sessionIssuer.prepare(
                 userId: device.userId, device: device, clientId: enrollment.clientId,
                 amr: device.biometricKey == nil ? ["pin"] : ["bio"], acr: "aal2", ip: ip)
             guard
-                try await environment.store.deliverEnrollment(
+                try await store.deliverEnrollment(
                     id: id, session: session.record, refreshTokenHash: session.refreshTokenHash)
             else { return EnrollmentPoll(status: .approved, deviceId: deviceId) }
             return EnrollmentPoll(status: .approved, deviceId: deviceId, session: session.wire)
@@ -269,25 +287,25 @@ package struct EnrollmentService: Sendable {
     /// `POST /v1/enrollments/{id}/decision`: another active device of the user approves or denies a new device, picking
     /// the number the new device shows (another number denies it).
     package func decide(_ id: String, assertion: String, ip: String) async throws -> DecisionRecorded {
-        guard let enrollment = try await environment.store.enrollment(id: id), enrollment.state != .started,
+        guard let enrollment = try await store.enrollment(id: id), enrollment.state != .started,
             enrollment.state != .consumed, let pending = enrollment.pendingDevice,
             let challenge = enrollment.approvalChallenge, let expiresAt = enrollment.pendingExpiresAt
         else { throw ProblemError(.notFound, detail: "No such enrolment.") }
-        return try await environment.auditor.recording(
+        return try await auditor.recording(
             "enrollment.decide", userId: enrollment.userId, clientId: enrollment.clientId, ip: ip
         ) {
             let target = DecisionTarget(
                 id: id, challenge: challenge, expiresAt: expiresAt, isDecided: enrollment.state != .pending,
                 isRecipient: { device in device.isActive && device.userId == enrollment.userId },
                 txn: nil, policy: .decidingDevice)
-            let decision = try await DecisionService(environment: environment).verify(assertion, for: target)
+            let decision = try await decisions.verify(assertion, for: target)
             let approves = decision.approves && decision.claims.number == enrollment.approvalNumber
             var device: DeviceRecord?
             if approves {
-                let app = try await environment.app(enrollment.clientId)
+                let app = try await store.existingApp(enrollment.clientId)
                 let now = decision.commit.now
                 device = DeviceRecord(
-                    id: RecordID.random(), userId: enrollment.userId, clientId: app.clientId,
+                    id: random.recordID(), userId: enrollment.userId, clientId: app.clientId,
                     publisher: app.publisher, name: pending.device.name, model: pending.device.model,
                     vendorId: pending.device.vendorId, os: pending.device.os, fingerprint: pending.fingerprint,
                     deviceKey: pending.deviceKey, deviceKeyThumbprint: pending.deviceKeyThumbprint,
@@ -302,10 +320,10 @@ package struct EnrollmentService: Sendable {
                         at: device.createdAt)
                 ]
             }
-            try DecisionService(environment: environment).settle(
-                try await environment.store.decideEnrollment(
+            try decisions.settle(
+                try await store.decideEnrollment(
                     id: id, approvedDevice: device, by: decision.commit, notices: notices ?? []))
-            environment.metrics.enrollment(outcome: approves ? "success" : "denied")
+            metrics.enrollment(outcome: approves ? "success" : "denied")
             return DecisionRecorded(status: approves ? .approved : .denied)
         }
     }
@@ -328,7 +346,4 @@ package struct EnrollmentService: Sendable {
         try TextRules.check(device.os, field: "device.os", length: 1...200)
     }
 
-    package init(environment: ServiceEnvironment) {
-        self.environment = environment
-    }
 }

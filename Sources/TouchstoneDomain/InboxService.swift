@@ -5,7 +5,13 @@ import TouchstoneStorage
 /// A device's inbox: confirmations, web logins and new devices of its user waiting for its decision, and the security
 /// notices left for it.
 package struct InboxService: Sendable {
-    package let environment: ServiceEnvironment
+    typealias Store = NoticeStore & EnrollmentStore & ConfirmationStore & WebLoginStore & AppStore
+
+    let store: any Store
+    let clock: any WallClock
+    let metrics: ServerMetrics
+    /// Begun when the server stops: long polls answer at once.
+    let shutdown: ShutdownNotice
 
     package static let longestWait = 30
     /// How often a waiting long-poll looks again.
@@ -16,11 +22,11 @@ package struct InboxService: Sendable {
     package func inbox(of device: AuthenticatedDevice, waitSeconds: Int) async throws -> Inbox {
         let device = device.record
         let deadline = ContinuousClock.now + .seconds(min(max(0, waitSeconds), Self.longestWait))
-        environment.metrics.inboxWaiters.increment()
-        defer { environment.metrics.inboxWaiters.decrement() }
+        metrics.inboxWaiters.increment()
+        defer { metrics.inboxWaiters.decrement() }
         while true {
             let entries = try await entries(for: device)
-            if !entries.isEmpty || ContinuousClock.now >= deadline || Task.isCancelled || environment.shutdown.hasBegun {
+            if !entries.isEmpty || ContinuousClock.now >= deadline || Task.isCancelled || shutdown.hasBegun {
                 return Inbox(entries: entries)
             }
             try await Task.sleep(for: Self.pollInterval)
@@ -29,7 +35,7 @@ package struct InboxService: Sendable {
 
     /// The requests waiting for the device's decision, then its notices, oldest first.
     package func entries(for device: DeviceRecord) async throws -> [InboxEntry] {
-        let notices = try await environment.store.notices(deviceId: device.id, now: environment.clock.now()).map {
+        let notices = try await store.notices(deviceId: device.id, now: clock.now()).map {
             InboxEntry.notice(SecurityNotice(id: $0.id, event: $0.event, at: $0.createdAt, detail: $0.detail))
         }
         return try await items(for: device).map(InboxEntry.request) + notices
@@ -38,21 +44,20 @@ package struct InboxService: Sendable {
     /// `GET /v1/account/notices`: the account's own copies of its notices, for the web page.
     package func accountNotices(_ identity: AccessIdentity) async throws -> AccountNotices {
         AccountNotices(
-            notices: try await environment.store.accountNotices(userId: identity.userId, now: environment.clock.now())
+            notices: try await store.accountNotices(userId: identity.userId, now: clock.now())
                 .map { SecurityNotice(id: $0.id, event: $0.event, at: $0.createdAt, detail: $0.detail) })
     }
 
     /// `DELETE /v1/devices/{deviceId}/inbox/{id}`: the device dismisses one of its notices.
     /// - Throws: 404 `not_found` for an unknown, dismissed or expired notice, another device's, or a request.
     package func dismiss(_ id: String, by device: AuthenticatedDevice) async throws {
-        guard try await environment.store.dismissNotice(id: id, deviceId: device.record.id, now: environment.clock.now())
+        guard try await store.dismissNotice(id: id, deviceId: device.record.id, now: clock.now())
         else { throw ProblemError(.notFound, detail: "No such notice in this device's inbox.") }
     }
 
     /// The requests waiting for the device's decision.
     package func items(for device: DeviceRecord) async throws -> [InboxItem] {
-        let now = environment.clock.now()
-        let store = environment.store
+        let now = clock.now()
         var items: [InboxItem] = []
         for enrollment in try await store.pendingEnrollments(userId: device.userId, now: now) {
             guard let pending = enrollment.pendingDevice, let challenge = enrollment.approvalChallenge,
@@ -82,7 +87,4 @@ package struct InboxService: Sendable {
         return items
     }
 
-    package init(environment: ServiceEnvironment) {
-        self.environment = environment
-    }
 }

@@ -4,11 +4,14 @@ import TouchstoneStorage
 
 /// `POST /v1/introspect` for relying services, scoped to the API key's publisher.
 package struct IntrospectionService: Sendable {
-    package let environment: ServiceEnvironment
+    typealias Store = AppStore
+
+    let store: any Store
+    let accessTokens: AccessTokenCheck
 
     package func introspect(_ token: String, for caller: AuthenticatedApp) async throws -> IntrospectionResult {
-        guard let identity = try await SessionService(environment: environment).liveIdentity(of: token),
-            let audience = try await environment.store.app(clientId: identity.claims.aud),
+        guard let identity = try await accessTokens.liveIdentity(of: token),
+            let audience = try await store.app(clientId: identity.claims.aud),
             audience.publisher == caller.publisher
         else { return .inactive }
         let claims = identity.claims
@@ -17,7 +20,4 @@ package struct IntrospectionService: Sendable {
             scope: claims.scope, exp: Int(claims.exp))
     }
 
-    package init(environment: ServiceEnvironment) {
-        self.environment = environment
-    }
 }

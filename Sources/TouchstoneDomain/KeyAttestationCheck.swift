@@ -11,7 +11,10 @@ import TouchstoneStorage
 ///
 /// Every failed check is one refusal, `attestation_invalid`, whatever the reason: the reason goes to the log only.
 struct KeyAttestationCheck: Sendable {
-    let environment: ServiceEnvironment
+    /// The trust anchors and the Android status list.
+    let settings: ServerSettings
+    let clock: any WallClock
+    let logger: Logger
 
     /// The keys and challenge an attestation must vouch for.
     struct Subject {
@@ -41,7 +44,7 @@ struct KeyAttestationCheck: Sendable {
                 return try verifyApple(keyId: keyId, attestationObject: attestationObject, of: subject, for: app)
             }
         } catch {
-            environment.logger.notice(
+            logger.notice(
                 "enrolment attestation refused",
                 metadata: [
                     "enrollment": .string(subject.enrollmentId), "client": .string(app.clientId),
@@ -59,10 +62,10 @@ struct KeyAttestationCheck: Sendable {
             throw AttestationError(.challengeMismatch, "the enrolment challenge is not base64url")
         }
         let verifier = AndroidKeyAttestationVerifier(
-            trustAnchors: environment.settings.attestationTrustAnchors,
-            statusList: environment.settings.androidAttestationStatus)
+            trustAnchors: settings.attestationTrustAnchors,
+            statusList: settings.androidAttestationStatus)
         let policy = AndroidKeyAttestationPolicy(allowedApplications: app.attestedApps.android.compactMap(\.application))
-        let now = environment.clock.now()
+        let now = clock.now()
         func verified(_ chain: [String], of key: DevicePublicKey, as role: AndroidKeyRole) throws(AttestationError)
             -> (storage: AndroidKeyStorage, application: AttestationApplicationID?)
         {
@@ -107,14 +110,14 @@ struct KeyAttestationCheck: Sendable {
             throw AttestationError(.malformedAttestationObject, "keyId or attestationObject is not base64url")
         }
         let verifier = AppAttestVerifier(
-            trustAnchors: environment.settings.attestationTrustAnchors,
+            trustAnchors: settings.attestationTrustAnchors,
             policy: AppAttestPolicy(
                 allowedAppIDs: app.attestedApps.appleAppIds, allowsDevelopment: app.attestedApps.appleDevelopment))
         let clientDataHash = AppAttestClientData.hash(
             challenge: subject.challenge, deviceKeyID: subject.deviceKey.thumbprint,
             biometricKeyID: subject.biometricKey?.thumbprint)
         let attested = try verifier.verify(
-            attestationObject: object, keyID: keyID, clientDataHash: clientDataHash, at: environment.clock.now())
+            attestationObject: object, keyID: keyID, clientDataHash: clientDataHash, at: clock.now())
         return DeviceAttestation(
             kind: .appleAppAttest, appAttestKeyId: Base64URL.encode(attested.keyID),
             appAttestPublicKey: Base64URL.encode(attested.publicKey.x963Representation),

@@ -11,7 +11,16 @@ import _CryptoExtras
 /// RS256 is checked with swift-crypto here rather than jwt-kit because jwt-kit refuses RSA keys under 2048 bits,
 /// which `--insecure-allow-rsa1024` must accept.
 package struct LegacyService: Sendable {
-    package let environment: ServiceEnvironment
+    typealias Store = LegacyKeyStore & SessionStore
+
+    let store: any Store
+    let clock: any WallClock
+    /// `--insecure-allow-rsa1024`: RSA keys of 1024 bits are accepted.
+    let allowsRSA1024: Bool
+    let auditor: Auditor
+    let passwords: PasswordCheck
+    let gate: DeviceTokenGate
+    let sessionIssuer: SessionIssuer
 
     static let longestLifetime: Int64 = 60
     package static let clientId = AppRecord.demo.clientId
@@ -19,34 +28,34 @@ package struct LegacyService: Sendable {
     /// `POST /pubkey`: registers `key` (base64 of a PKCS#1 `RSA PUBLIC KEY` PEM) for the user, after the password.
     package func register(username: String, key: String, password: String, ip: String) async throws -> String {
         let der = try publicKeyDER(key)
-        let user = try await AccountService(environment: environment).verifyPassword(
+        let user = try await passwords.verify(
             username: username, password: password, clientId: Self.clientId, ip: ip, event: "legacy.pubkey")
         do {
             // A password changed since it was checked registers nothing.
             guard
-                try await environment.store.createLegacyKey(
-                    sub: Self.subject(der), userId: user.id, publicKey: Base64URL.encode(der), at: environment.clock.now(),
+                try await store.createLegacyKey(
+                    sub: Self.subject(der), userId: user.id, publicKey: Base64URL.encode(der), at: clock.now(),
                     passwordHash: user.passwordHash)
             else { throw ProblemError.invalidCredentials }
         } catch StoreError.conflict {
             throw ProblemError(.keyExists)
         }
-        await environment.auditor.record("legacy.pubkey", outcome: "ok", userId: user.id, clientId: Self.clientId, ip: ip)
+        await auditor.record("legacy.pubkey", outcome: "ok", userId: user.id, clientId: Self.clientId, ip: ip)
         return user.id
     }
 
     /// `POST /login`: a session (`amr:["legacy"]`, `acr:"aal1"`) for a fresh RS256 JWT of a registered key.
     package func login(jwt: String, ip: String) async throws -> Session {
-        try await environment.auditor.recording("legacy.login", clientId: Self.clientId, ip: ip) {
+        try await auditor.recording("legacy.login", clientId: Self.clientId, ip: ip) {
             let (sub, exp) = try await verify(jwt)
-            guard let key = try await environment.store.legacyKey(sub: sub) else { throw ProblemError.invalidAssertion }
+            guard let key = try await store.legacyKey(sub: sub) else { throw ProblemError.invalidAssertion }
             let signingInput = String(jwt[..<(jwt.lastIndex(of: ".") ?? jwt.endIndex)])
             guard try verifySignature(jwt, keyDER: key.publicKey) else { throw ProblemError.invalidAssertion }
-            try await DeviceTokenGate(environment: environment).spend(
+            try await gate.spend(
                 digest: SecretDigest.sha256(signingInput), until: exp, replayed: .invalidAssertion)
-            let session = try await SessionService(environment: environment).prepare(
+            let session = try await sessionIssuer.prepare(
                 userId: key.userId, device: nil, clientId: Self.clientId, amr: ["legacy"], acr: "aal1", ip: ip)
-            try await environment.store.createSession(session.record, refreshTokenHash: session.refreshTokenHash)
+            try await store.createSession(session.record, refreshTokenHash: session.refreshTokenHash)
             return session.wire
         }
     }
@@ -64,7 +73,7 @@ package struct LegacyService: Sendable {
             let header = try? JSONDecoder().decode(Header.self, from: headerData), header.alg == "RS256",
             let claims = try? JSONDecoder().decode(Claims.self, from: payloadData)
         else { throw ProblemError.invalidAssertion }
-        let now = Int64(environment.clock.now().timeIntervalSince1970)
+        let now = Int64(clock.now().timeIntervalSince1970)
         guard claims.exp > claims.iat, claims.exp - claims.iat <= Self.longestLifetime, now < claims.exp,
             claims.iat <= now + 30
         else { throw ProblemError.invalidAssertion }
@@ -89,7 +98,7 @@ package struct LegacyService: Sendable {
         } catch {
             throw ProblemError.invalidKey("\(error)")
         }
-        let minimum = environment.settings.insecureAllowRSA1024 ? 1024 : 2048
+        let minimum = allowsRSA1024 ? 1024 : 2048
         guard parsed.bits >= minimum else {
             throw ProblemError.invalidKey("RSA keys need at least \(minimum) bits")
         }
@@ -101,7 +110,4 @@ package struct LegacyService: Sendable {
         Insecure.MD5.hash(data: der).map { String(format: "%02X", $0) }.joined(separator: ":")
     }
 
-    package init(environment: ServiceEnvironment) {
-        self.environment = environment
-    }
 }

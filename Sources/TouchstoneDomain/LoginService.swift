@@ -5,22 +5,33 @@ import TouchstoneStorage
 
 /// Biometric and PIN login: a fresh challenge signed by the device.
 package struct LoginService: Sendable {
-    package let environment: ServiceEnvironment
+    typealias Store = DeviceStore & ChallengeStore & LoginStore
+
+    let store: any Store
+    let clock: any WallClock
+    let random: any RandomSource
+    /// How long a login challenge lives.
+    let challengeLifetime: TimeInterval
+    let hasher: PasswordHasher
+    let metrics: ServerMetrics
+    let auditor: Auditor
+    let pipeline: DeviceAssertionPipeline
+    let sessionIssuer: SessionIssuer
 
     package static let purpose = "login"
 
     /// `POST /v1/challenges`.
     package func challenge(_ request: ChallengeRequest, ip: String) async throws -> ChallengeIssued {
         guard request.purpose == Self.purpose else { throw ProblemError.invalidRequest("purpose must be \"login\"") }
-        let device = try await environment.store.device(id: request.deviceId)
-        return try await environment.auditor.recording(
+        let device = try await store.device(id: request.deviceId)
+        return try await auditor.recording(
             "challenge", userId: device?.userId, deviceId: request.deviceId, ip: ip, success: false
         ) {
             guard let device else { throw ProblemError.deviceNotFound }
             guard device.isActive else { throw ProblemError.deviceRevoked }
-            let challenge = SecretDigest.randomToken()
-            let expiresAt = environment.clock.now() + environment.settings.challengeLifetime
-            try await environment.store.createChallenge(
+            let challenge = random.token()
+            let expiresAt = clock.now() + challengeLifetime
+            try await store.createChallenge(
                 challenge, subject: device.id, purpose: Self.purpose, expiresAt: expiresAt)
             return ChallengeIssued(challenge: challenge, expiresAt: expiresAt)
         }
@@ -30,16 +41,16 @@ package struct LoginService: Sendable {
     package func login(_ request: AssertionLoginRequest, ip: String) async throws -> Session {
         let token = try? UnverifiedDeviceToken(request.assertion)
         // One read; with the login's one write (``LoginCommit``), a login is two statements on PostgreSQL.
-        let (app, device) = try await environment.store.loginParties(clientId: request.clientId, deviceId: token?.issuer)
+        let (app, device) = try await store.loginParties(clientId: request.clientId, deviceId: token?.issuer)
         guard let app else { throw ProblemError.appNotFound }
         // Counted as a PIN login when the key that claims to have signed is the device's PIN key.
         let method: ServerMetrics.LoginMethod =
             token.flatMap { device?.registeredKey(kid: $0.kid) }.map { $0.isBiometric ? .bio : .pin } ?? .bio
-        return try await environment.metrics.countingLogin(method) {
-            // A PIN login is admitted by the hashing gate before anything is consumed or audited.
-            try await environment.hasher.admitting(if: method == .pin) {
+        // A PIN login is admitted by the hashing gate before anything is consumed, counted or audited.
+        return try await hasher.admitting(if: method == .pin) {
+            try await metrics.countingLogin(method) {
                 // Refusals are audited here; an accepted login is audited in the transaction that stores its session.
-                try await environment.auditor.recording(
+                try await auditor.recording(
                     "login", userId: device?.userId, deviceId: device?.id ?? token?.issuer, clientId: app.clientId,
                     ip: ip, success: false
                 ) {
@@ -53,15 +64,14 @@ package struct LoginService: Sendable {
     private func login(_ token: UnverifiedDeviceToken, device: DeviceRecord, app: AppRecord, ip: String) async throws
         -> Session
     {
-        let pipeline = DeviceAssertionPipeline(environment: environment)
         // Spent by consuming its challenge in the login transaction below (``LoginCommit``).
         let assertion = try pipeline.verify(token, device: device, as: AssertionClaims.self)
         let claims = assertion.claims
-        let now = environment.clock.now()
+        let now = clock.now()
         // Every rule after the challenge is decided from the verified claims and the device read above (the PIN is
         // checked against the hash read then), so that the writes of the login (challenge, PIN count, and revocation
         // or session) go to the store in one transaction, which applies them only if the device is still as read.
-        let refusal = refusal(assertion, app: app, pipeline: pipeline)
+        let refusal = refusal(assertion, app: app)
         var effect = LoginCommit.Effect.none
         var session: PreparedSession?
         if refusal?.code == .bindingMismatch {
@@ -74,19 +84,19 @@ package struct LoginService: Sendable {
         } else if refusal == nil {
             if claims.pin != nil {
                 // Not worth a bcrypt when the challenge is already spent (a replayed assertion).
-                guard try await environment.store.challengeIsLive(claims.nonce, subject: device.id, purpose: Self.purpose, now: now)
+                guard try await store.challengeIsLive(claims.nonce, subject: device.id, purpose: Self.purpose, now: now)
                 else { throw ProblemError.challengeInvalid }
             }
             let pin = try await pipeline.checkPIN(assertion)
-            let prepared = try await SessionService(environment: environment).prepare(
+            let prepared = try await sessionIssuer.prepare(
                 userId: device.userId, device: device, clientId: app.clientId, amr: assertion.amr, acr: "aal2", ip: ip)
             session = prepared
             effect = .issue(
                 session: prepared.record, refreshTokenHash: prepared.refreshTokenHash, signer: assertion.signer(pin: pin),
-                audit: environment.auditor.event(
+                audit: auditor.event(
                     "login", outcome: "ok", userId: device.userId, deviceId: device.id, clientId: app.clientId, ip: ip))
         }
-        let outcome = try await environment.store.commitLogin(
+        let outcome = try await store.commitLogin(
             LoginCommit(
                 challenge: claims.nonce, deviceId: device.id, purpose: Self.purpose, now: now,
                 reportedCompromised: claims.reportsCompromised, effect: effect))
@@ -105,7 +115,7 @@ package struct LoginService: Sendable {
     /// (``DeviceAssertionPipeline/policyRefusal(_:app:)``); `nil` when the login may go on (for a PIN assertion: to the
     /// PIN check).
     private func refusal(
-        _ assertion: DeviceAssertionPipeline.Verified<AssertionClaims>, app: AppRecord, pipeline: DeviceAssertionPipeline
+        _ assertion: DeviceAssertionPipeline.Verified<AssertionClaims>, app: AppRecord
     ) -> ProblemError? {
         let device = assertion.device
         guard device.isActive else { return .deviceRevoked }
@@ -114,7 +124,4 @@ package struct LoginService: Sendable {
         return pipeline.policyRefusal(assertion, app: app)
     }
 
-    package init(environment: ServiceEnvironment) {
-        self.environment = environment
-    }
 }

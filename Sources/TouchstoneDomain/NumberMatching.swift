@@ -2,10 +2,12 @@
 /// one shown approves; so a user cannot approve blindly.
 enum NumberMatching {
     /// Three distinct numbers from 10 to 99 in random order, and the right one among them.
-    static func draw() -> (number: Int, numbers: [Int]) {
+    static func draw(using random: any RandomSource) -> (number: Int, numbers: [Int]) {
+        var generator = Generator(source: random)
         var numbers: Set<Int> = []
-        while numbers.count < 3 { numbers.insert(Int.random(in: 10...99)) }
-        let shuffled = numbers.shuffled()
-        return (shuffled.randomElement() ?? shuffled[0], shuffled)
+        while numbers.count < 3 { numbers.insert(Int.random(in: 10...99, using: &generator)) }
+        // Sorted first: a set's order differs from one process to the next, and a pinned source must pin the draw.
+        let shuffled = numbers.sorted().shuffled(using: &generator)
+        return (shuffled.randomElement(using: &generator) ?? shuffled[0], shuffled)
     }
 }

@@ -6,7 +6,10 @@ import TouchstoneStorage
 /// loop. Its ``PINAttempt`` is applied by the transaction that acts on it (``SQLStore/apply(_:deviceId:at:in:)``), which
 /// counts a wrong PIN, resets the count after a right one, and locks at the app's `maxPinAttempts`.
 struct PINCheck: Sendable {
-    package let environment: ServiceEnvironment
+    /// Where the app's `maxPinAttempts` is read.
+    let apps: any AppStore
+    let hasher: PasswordHasher
+    let metrics: ServerMetrics
 
     /// Checks `pin` against `device`'s PIN hash; a locked PIN is not checked (the transaction finds it locked and counts
     /// nothing).
@@ -14,9 +17,9 @@ struct PINCheck: Sendable {
     package func check(_ pin: String, device: DeviceRecord) async throws -> PINAttempt {
         guard let pinHash = device.pinHash else { throw ProblemError.invalidAssertion }
         let limit =
-            try await environment.store.app(clientId: device.clientId)?.policy.maxPinAttempts
+            try await apps.app(clientId: device.clientId)?.policy.maxPinAttempts
             ?? AppPolicy(clientId: device.clientId, publisher: device.publisher).maxPinAttempts
-        let isRight = device.pinLockedAt == nil ? try await environment.hasher.verify(pin, against: pinHash) : false
+        let isRight = device.pinLockedAt == nil ? try await hasher.verify(pin, against: pinHash) : false
         return PINAttempt(pinHash: pinHash, isRight: isRight, limit: limit)
     }
 
@@ -26,7 +29,7 @@ struct PINCheck: Sendable {
         case .wrong(let attemptsRemaining):
             return ProblemError(.pinIncorrect, attemptsRemaining: attemptsRemaining)
         case .locked(let now):
-            if now { environment.metrics.pinLockout() }
+            if now { metrics.pinLockout() }
             return .pinLocked
         case .deviceRevoked: return .deviceRevoked
         // A new PIN was set while this one was checked against the old one.

@@ -11,13 +11,23 @@ import TouchstoneWebAuthn
 /// Ceremony state never leaves the server: each start stores it under a random ceremony id, and the first finish
 /// deletes it, whatever the outcome.
 package struct PasskeyService: Sendable {
-    package let environment: ServiceEnvironment
+    typealias Store = PasskeyStore & UserStore & AppStore & ServerKeyStore
+
+    let store: any Store
+    let clock: any WallClock
+    let random: any RandomSource
+    /// The relying party's id, name and origins.
+    let relyingParty: RelyingPartyConfiguration
+    let metrics: ServerMetrics
+    let auditor: Auditor
+    let logger: Logger
+    let sessionIssuer: SessionIssuer
 
     /// The name a passkey gets when none is given.
     static let defaultName = "Passkey"
 
     private func passkeys() throws(WebAuthnError) -> Passkeys {
-        try Passkeys(relyingParty: environment.settings.relyingParty)
+        try Passkeys(relyingParty: relyingParty)
     }
 
     // MARK: Registration
@@ -27,25 +37,25 @@ package struct PasskeyService: Sendable {
     package func startRegistration(by identity: AccessIdentity, ip: String) async throws
         -> CeremonyOptions<PublicKeyCredentialCreationOptionsJSON>
     {
-        try await environment.auditor.recording(
+        try await auditor.recording(
             "passkey.register.start", userId: identity.userId, clientId: identity.claims.aud, ip: ip, success: false
         ) {
             // The first credential is re-checked when it is stored: nothing may have been added meanwhile.
-            let firstOnly = !(try await environment.store.hasCredentials(userId: identity.userId))
+            let firstOnly = !(try await store.hasCredentials(userId: identity.userId))
             if !firstOnly {
                 guard identity.claims.acr == "aal2" else { throw Self.insufficientAuthentication }
                 try StepUpService.requirePrivilege(identity)
             }
-            guard let user = try await environment.store.user(id: identity.userId) else { throw ProblemError.unauthorized }
-            let existing = try await environment.store.passkeys(userId: user.id).map { try $0.webAuthnCredential() }
-            let now = environment.clock.now()
+            guard let user = try await store.user(id: identity.userId) else { throw ProblemError.unauthorized }
+            let existing = try await store.passkeys(userId: user.id).map { try $0.webAuthnCredential() }
+            let now = clock.now()
             let (options, state) = try passkeys().startRegistration(
                 user: PasskeyUser(id: Self.userHandle(user.id), name: user.username, displayName: user.username),
-                challenge: Self.randomBytes(), excludeCredentials: existing, now: now)
+                challenge: random.bytes(32), excludeCredentials: existing, now: now)
             let ceremony = CeremonyRecord(
-                id: RecordID.random(), kind: .registration, userId: user.id, sessionId: identity.session.id,
+                id: random.recordID(), kind: .registration, userId: user.id, sessionId: identity.session.id,
                 firstCredentialOnly: firstOnly, state: try Self.stateText(state), expiresAt: state.expiresAt)
-            try await environment.store.createCeremony(ceremony)
+            try await store.createCeremony(ceremony)
             return CeremonyOptions(ceremonyId: ceremony.id, publicKey: options)
         }
     }
@@ -55,12 +65,12 @@ package struct PasskeyService: Sendable {
         _ request: PasskeyRegistrationFinish, by identity: AccessIdentity, ip: String
     ) async throws -> PasskeyRegistered {
         let name = try Self.validName(request.name)
-        return try await environment.auditor.recording(
+        return try await auditor.recording(
             "passkey.register", userId: identity.userId, clientId: identity.claims.aud, ip: ip
         ) {
-            let now = environment.clock.now()
+            let now = clock.now()
             guard
-                let ceremony = try await environment.store.consumeCeremony(
+                let ceremony = try await store.consumeCeremony(
                     id: request.ceremonyId, kind: .registration, sessionId: identity.session.id, now: now),
                 ceremony.userId == identity.userId
             else { throw Self.ceremonyInvalid }
@@ -75,7 +85,7 @@ package struct PasskeyService: Sendable {
             let notice = SecurityNotices.draft(
                 .passkeyAdded, userId: identity.userId, passkeyName: name, actingDevice: identity.deviceId, ip: ip,
                 at: now)
-            switch try await environment.store.createPasskey(
+            switch try await store.createPasskey(
                 record, firstCredentialOnly: ceremony.firstCredentialOnly, notice: notice)
             {
             case .stored: return PasskeyRegistered(credentialId: record.credentialId)
@@ -92,45 +102,45 @@ package struct PasskeyService: Sendable {
     package func startAuthentication(_ request: PasskeyAuthenticationStart) async throws
         -> CeremonyOptions<PublicKeyCredentialRequestOptionsJSON>
     {
-        let now = environment.clock.now()
+        let now = clock.now()
         let started: (options: PublicKeyCredentialRequestOptionsJSON, state: AuthenticationState)
         var userId: String?
         if let username = request.username {
-            let account = try await environment.store.passkeyAccount(username: username)
+            let account = try await store.passkeyAccount(username: username)
             if let account, !account.passkeys.isEmpty {
                 userId = account.userId
                 started = try passkeys().startAuthentication(
-                    credentials: account.passkeys.map { try $0.webAuthnCredential() }, challenge: Self.randomBytes(), now: now)
+                    credentials: account.passkeys.map { try $0.webAuthnCredential() }, challenge: random.bytes(32), now: now)
             } else {
                 let decoy = try await decoy(for: username)
                 started = try passkeys().startAuthentication(
-                    userHandle: decoy.userHandle, allowCredentials: decoy.credentials, challenge: Self.randomBytes(),
+                    userHandle: decoy.userHandle, allowCredentials: decoy.credentials, challenge: random.bytes(32),
                     now: now)
             }
         } else {
-            started = try passkeys().startDiscoverableAuthentication(challenge: Self.randomBytes(), now: now)
+            started = try passkeys().startDiscoverableAuthentication(challenge: random.bytes(32), now: now)
         }
         let ceremony = CeremonyRecord(
-            id: RecordID.random(), kind: .authentication, userId: userId, sessionId: nil,
+            id: random.recordID(), kind: .authentication, userId: userId, sessionId: nil,
             firstCredentialOnly: false, state: try Self.stateText(started.state), expiresAt: started.state.expiresAt)
-        try await environment.store.createCeremony(ceremony)
+        try await store.createCeremony(ceremony)
         return CeremonyOptions(ceremonyId: ceremony.id, publicKey: started.options)
     }
 
     /// `POST /v1/webauthn/authentication/verify` → a passkey session (`amr ["passkey"]`, `acr aal2`, no device).
     package func finishAuthentication(_ request: PasskeyAuthenticationFinish, ip: String) async throws -> Session {
-        try await environment.metrics.countingLogin(.passkey) { try await authenticate(request, ip: ip) }
+        try await metrics.countingLogin(.passkey) { try await authenticate(request, ip: ip) }
     }
 
     private func authenticate(_ request: PasskeyAuthenticationFinish, ip: String) async throws -> Session {
-        let app = try await environment.app(request.clientId ?? AppRecord.demo.clientId)
-        let stored = try await environment.store.passkey(credentialId: request.credential.rawId.base64URL)
-        return try await environment.auditor.recording(
+        let app = try await store.existingApp(request.clientId ?? AppRecord.demo.clientId)
+        let stored = try await store.passkey(credentialId: request.credential.rawId.base64URL)
+        return try await auditor.recording(
             "passkey.login", userId: stored?.userId, clientId: app.clientId, ip: ip
         ) {
-            let now = environment.clock.now()
+            let now = clock.now()
             guard
-                let ceremony = try await environment.store.consumeCeremony(
+                let ceremony = try await store.consumeCeremony(
                     id: request.ceremonyId, kind: .authentication, sessionId: nil, now: now)
             else { throw Self.ceremonyInvalid }
             let state = try JSONDecoder().decode(AuthenticationState.self, from: Data(ceremony.state.utf8))
@@ -151,16 +161,16 @@ package struct PasskeyService: Sendable {
                     throw refusal(error, during: "authentication")
                 }
                 passkey.lastUsedAt = now
-                let prepared = try await SessionService(environment: environment).prepare(
+                let prepared = try await sessionIssuer.prepare(
                     userId: passkey.userId, device: nil, clientId: app.clientId, amr: ["passkey"], acr: "aal2", ip: ip)
-                if try await environment.store.acceptPasskeyAuthentication(
+                if try await store.acceptPasskeyAuthentication(
                     passkey, previousSignCount: previous, session: prepared.record,
                     refreshTokenHash: prepared.refreshTokenHash)
                 {
                     return prepared.wire
                 }
                 guard attempt == 1 else { break }
-                guard let reloaded = try await environment.store.passkey(credentialId: passkey.credentialId) else {
+                guard let reloaded = try await store.passkey(credentialId: passkey.credentialId) else {
                     throw refusal(WebAuthnError(.credentialNotAllowed, "the passkey was removed"), during: "authentication")
                 }
                 passkey = reloaded
@@ -174,7 +184,7 @@ package struct PasskeyService: Sendable {
     /// `GET /v1/webauthn/credentials`.
     package func list(_ identity: AccessIdentity) async throws -> PasskeyList {
         PasskeyList(
-            credentials: try await environment.store.passkeys(userId: identity.userId).map { passkey in
+            credentials: try await store.passkeys(userId: identity.userId).map { passkey in
                 PasskeySummary(
                     credentialId: passkey.credentialId, name: passkey.name, createdAt: passkey.createdAt,
                     lastUsedAt: passkey.lastUsedAt, backupEligible: passkey.backupEligible,
@@ -184,21 +194,21 @@ package struct PasskeyService: Sendable {
 
     /// `DELETE /v1/webauthn/credentials/{id}`: needs a privileged (stepped-up) token.
     package func delete(_ credentialId: String, by identity: AccessIdentity, ip: String) async throws {
-        try await environment.auditor.recording(
+        try await auditor.recording(
             "passkey.remove", userId: identity.userId, clientId: identity.claims.aud, ip: ip
         ) {
             guard identity.isPrivileged else {
                 throw ProblemError(.stepUpRequired, detail: "Removing a passkey needs a recent step-up.")
             }
             let notFound = ProblemError(.notFound, detail: "No such passkey.")
-            guard let passkey = try await environment.store.passkey(credentialId: credentialId),
+            guard let passkey = try await store.passkey(credentialId: credentialId),
                 passkey.userId == identity.userId
             else { throw notFound }
             let notice = SecurityNotices.draft(
                 .passkeyRemoved, userId: identity.userId, passkeyName: passkey.name, actingDevice: identity.deviceId,
-                ip: ip, at: environment.clock.now())
+                ip: ip, at: clock.now())
             guard
-                try await environment.store.deletePasskey(
+                try await store.deletePasskey(
                     credentialId: credentialId, userId: identity.userId, notice: notice)
             else { throw notFound }
         }
@@ -217,7 +227,7 @@ package struct PasskeyService: Sendable {
 
     /// The protocol error for a failed verification; the detail goes to the log only.
     private func refusal(_ error: WebAuthnError, during ceremony: String) -> ProblemError {
-        environment.logger.notice(
+        logger.notice(
             "passkey \(ceremony) refused", metadata: ["code": .string(error.code.rawValue), "detail": .string(error.detail)])
         switch error.code {
         case .ceremonyExpired, .ceremonyMismatch: return Self.ceremonyInvalid
@@ -233,18 +243,14 @@ package struct PasskeyService: Sendable {
         Array(userId.utf8)
     }
 
-    static func randomBytes() -> [UInt8] {
-        SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
-    }
-
     /// Stand-in credentials for a username without passkeys: derived from a server secret with HMAC, so the same
     /// username always gets the same ones, shaped like a platform authenticator's, and as many as accounts have (one
     /// to three, most often one), so that their count does not tell a known username from an unknown one.
     private func decoy(for username: String) async throws
         -> (userHandle: [UInt8], credentials: [PublicKeyCredentialDescriptorJSON])
     {
-        let secret = try await environment.store.serverSecret(
-            name: "passkey-decoys", creating: SecretDigest.randomToken())
+        let secret = try await store.serverSecret(
+            name: "passkey-decoys", creating: random.token())
         let key = SymmetricKey(data: Data(secret.utf8))
         func derive(_ label: String) -> [UInt8] {
             Array(HMAC<SHA256>.authenticationCode(for: Data((label + "\u{0}" + username).utf8), using: key))
@@ -272,9 +278,6 @@ package struct PasskeyService: Sendable {
         return trimmed
     }
 
-    package init(environment: ServiceEnvironment) {
-        self.environment = environment
-    }
 }
 
 /// `{ceremonyId, publicKey}`: the options of a started ceremony.

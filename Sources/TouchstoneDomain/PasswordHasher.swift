@@ -57,7 +57,7 @@ package struct PasswordHasher: Sendable {
     /// ``verify(_:against:)`` calls inside it take no other. Call it before the operation counts or consumes anything
     /// (a password attempt, a challenge, a device token, an audit event), so that a refusal leaves all that as it was:
     ///
-    ///     try await environment.hasher.admitting(if: claims.pin != nil) {
+    ///     try await hasher.admitting(if: claims.pin != nil) {
     ///         // spend the token, consume the challenge, check the PIN, commit…
     ///     }
     ///

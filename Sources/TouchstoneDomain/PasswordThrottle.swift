@@ -7,7 +7,7 @@ import TouchstoneStorage
 /// no more tries than sequential ones; a right password clears its account's count and gives the address its attempt
 /// back.
 package struct PasswordThrottle: Sendable {
-    package let store: any TouchstoneStore
+    package let store: any ThrottleStore
     package let clock: any WallClock
 
     /// Failures an account may have before delays start; the 6th attempt inside the delay is refused.

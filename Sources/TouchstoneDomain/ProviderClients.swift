@@ -4,7 +4,7 @@ import TouchstoneStorage
 
 /// The provider's clients: finding them, checking their redirect URIs and authenticating them (RFC 6749 §2.3).
 struct ProviderClients: Sendable {
-    let store: any TouchstoneStore
+    let store: any ProviderStore
 
     /// The client with this id, if it is one.
     func client(_ clientId: String) async throws -> OIDCClientRecord? {

@@ -6,7 +6,18 @@ import TouchstoneStorage
 /// The browser's side of the OpenID Connect provider: the authorization endpoint, the sign-in page's requests and
 /// RP-initiated logout and its confirmation. The provider session is the one cookie; this service sees only its value.
 package struct ProviderService: Sendable {
-    package let environment: ServiceEnvironment
+    typealias Store = ProviderStore & AppStore
+
+    let store: any Store
+    let clock: any WallClock
+    let random: any RandomSource
+    /// The provider's issuer.
+    let issuer: String
+    /// The account app, whose sessions the sign-in page makes.
+    let accountClientId: String
+    let signer: TokenSigner
+    let auditor: Auditor
+    let clients: ProviderClients
 
     /// How long a code lives.
     static let codeLifetime: TimeInterval = 60
@@ -21,15 +32,13 @@ package struct ProviderService: Sendable {
     /// The `request_uri` prefix of pushed requests (RFC 9126 §2.2).
     package static let requestURIPrefix = "urn:ietf:params:oauth:request_uri:"
 
-    private var clients: ProviderClients { ProviderClients(store: environment.store) }
-    private var issuer: String { environment.settings.issuer }
 
     // MARK: The authorization endpoint
 
     /// `GET /oauth2/authorize`: a code at once for a provider session that is enough, the sign-in page otherwise.
     /// - Parameter sessionToken: the provider session cookie's value, if the browser sent one.
     package func authorize(_ parameters: OAuthParameters, sessionToken: String?) async throws -> AuthorizationOutcome {
-        let now = environment.clock.now()
+        let now = clock.now()
         let request: AuthorizationParameters
         let client: OIDCClientRecord
         switch try await resolve(parameters, at: now) {
@@ -52,9 +61,9 @@ package struct ProviderService: Sendable {
                 AuthorizationResponse.failure(error, redirectURI: request.redirectURI, state: request.state, issuer: issuer))
         }
         let kept = AuthorizationRequestRecord(
-            id: SecretDigest.randomToken(), clientId: client.clientId, parameters: try request.stored(),
+            id: random.token(), clientId: client.clientId, parameters: try request.stored(),
             pushed: false, createdAt: now, expiresAt: now.addingTimeInterval(Self.signInLifetime))
-        try await environment.store.createAuthorizationRequest(kept)
+        try await store.createAuthorizationRequest(kept)
         return .signIn(requestId: kept.id)
     }
 
@@ -74,7 +83,7 @@ package struct ProviderService: Sendable {
         if parameters.names.contains("request_uri") {
             guard parameters.names == ["client_id", "request_uri"], let requestURI = try? parameters.single("request_uri"),
                 requestURI.hasPrefix(Self.requestURIPrefix),
-                let pushed = try await environment.store.takeAuthorizationRequest(
+                let pushed = try await store.takeAuthorizationRequest(
                     id: String(requestURI.dropFirst(Self.requestURIPrefix.count)), clientId: clientId, pushed: true,
                     at: now)
             else { return .refused("The request_uri is unknown, used, expired or another client's.") }
@@ -96,7 +105,7 @@ package struct ProviderService: Sendable {
     /// Validates a request for the client `client` as PAR keeps it.
     /// - Throws: the ``OAuthError`` of the first parameter at fault (`invalid_request` for a redirect URI that is not
     ///   the client's).
-    func validatePushed(_ parameters: OAuthParameters, client: OIDCClientRecord) throws(OAuthError) -> AuthorizationParameters {
+    static func validatePushed(_ parameters: OAuthParameters, client: OIDCClientRecord) throws(OAuthError) -> AuthorizationParameters {
         if try parameters.single("request_uri") != nil { throw .invalidRequest("request_uri cannot be pushed") }
         if let clientId = try parameters.single("client_id"), clientId != client.clientId {
             throw .invalidRequest("client_id is not the authenticated client")
@@ -128,10 +137,10 @@ package struct ProviderService: Sendable {
     package func completeSignIn(_ requestId: String, identity: AccessIdentity) async throws
         -> (redirect: String, sessionToken: String, lifetime: Int)
     {
-        let now = environment.clock.now()
+        let now = clock.now()
         let (kept, request, client) = try await pendingRequest(requestId)
         let signIn = identity.session
-        guard signIn.clientId == environment.settings.accountClientId, signIn.deviceId == nil, signIn.scope == nil,
+        guard signIn.clientId == accountClientId, signIn.deviceId == nil, signIn.scope == nil,
             signIn.authTime >= kept.createdAt
         else {
             throw ProblemError(.reauthenticationRequired, detail: "Sign in on this page for this request.")
@@ -141,13 +150,13 @@ package struct ProviderService: Sendable {
             throw ProblemError(
                 .insufficientAuthentication, detail: "\(client.name) asks for a passkey or an approval on your phone.")
         }
-        let policy = try await environment.app(client.clientId).policy
+        let policy = try await store.existingApp(client.clientId).policy
         let lifetime = min(Self.maximumSessionLifetime, TimeInterval(policy.sessionMaxLifetimeSeconds))
         let session = ProviderSessionRecord(
-            id: RecordID.random(), userId: signIn.userId, amr: Self.providerAMR(of: signIn), acr: signIn.acr,
+            id: random.recordID(), userId: signIn.userId, amr: Self.providerAMR(of: signIn), acr: signIn.acr,
             authTime: signIn.authTime, createdAt: now, expiresAt: signIn.authTime.addingTimeInterval(lifetime),
             approvedBy: signIn.approvedBy)
-        let token = SecretDigest.randomToken()
+        let token = random.token()
         let code = try await issueCode(
             for: request, session: session, newSession: (SecretDigest.sha256(token), signIn.id), spending: kept.id, at: now)
         return (
@@ -159,9 +168,9 @@ package struct ProviderService: Sendable {
     /// `POST /oauth2/sign-in/{requestId}/cancel`: the user said no; the client hears `access_denied`.
     /// - Throws: `not_found` for an unknown, finished or expired request.
     package func cancelSignIn(_ requestId: String) async throws -> String {
-        let now = environment.clock.now()
+        let now = clock.now()
         guard
-            let kept = try await environment.store.takeAuthorizationRequest(
+            let kept = try await store.takeAuthorizationRequest(
                 id: requestId, clientId: nil, pushed: false, at: now)
         else { throw Self.requestGone }
         let request = try AuthorizationParameters(stored: kept.parameters)
@@ -173,7 +182,7 @@ package struct ProviderService: Sendable {
     private func pendingRequest(_ requestId: String) async throws
         -> (AuthorizationRequestRecord, AuthorizationParameters, OIDCClientRecord)
     {
-        guard let kept = try await environment.store.authorizationRequest(id: requestId, at: environment.clock.now()),
+        guard let kept = try await store.authorizationRequest(id: requestId, at: clock.now()),
             !kept.pushed, let client = try await clients.client(kept.clientId)
         else { throw Self.requestGone }
         return (kept, try AuthorizationParameters(stored: kept.parameters), client)
@@ -199,9 +208,9 @@ package struct ProviderService: Sendable {
     /// nothing: any page can send a browser here, so the user is asked first. A hint alone never ends anything.
     /// - Parameter sessionToken: the provider session cookie's value, if the browser sent one.
     package func logout(_ parameters: OAuthParameters, sessionToken: String?) async throws -> LogoutOutcome {
-        let now = environment.clock.now()
+        let now = clock.now()
         guard let sessionToken,
-            let session = try await environment.store.providerSession(tokenHash: SecretDigest.sha256(sessionToken))
+            let session = try await store.providerSession(tokenHash: SecretDigest.sha256(sessionToken))
         else { return .signedOut }
         if let hint = try await countingHint(parameters), hint.sid == session.id, hint.sub == session.userId {
             try await end(session, clientId: hint.aud, at: now)
@@ -220,9 +229,9 @@ package struct ProviderService: Sendable {
     /// other, nothing ends and the page asks again.
     /// - Parameter sessionToken: the provider session cookie's value, if the browser sent one.
     package func confirmLogout(token: String?, sessionToken: String?) async throws -> LogoutOutcome {
-        let now = environment.clock.now()
+        let now = clock.now()
         guard let sessionToken,
-            let session = try await environment.store.providerSession(tokenHash: SecretDigest.sha256(sessionToken))
+            let session = try await store.providerSession(tokenHash: SecretDigest.sha256(sessionToken))
         else { return .signedOut }
         if LogoutConfirmation.confirms(token, session: sessionToken) {
             try await end(session, clientId: nil, at: now)
@@ -244,7 +253,7 @@ package struct ProviderService: Sendable {
         } catch {
             return nil
         }
-        guard let hint, let claims = try await environment.signer.verifyIDTokenSignature(hint),
+        guard let hint, let claims = try await signer.verifyIDTokenSignature(hint),
             clientId == nil || clientId == claims.aud
         else { return nil }
         return claims
@@ -252,9 +261,9 @@ package struct ProviderService: Sendable {
 
     /// Ends `session` and every session issued through it (again, harmlessly, when it has ended already).
     private func end(_ session: ProviderSessionRecord, clientId: String?, at now: Date) async throws {
-        try await environment.store.endProviderSession(id: session.id, at: now)
+        try await store.endProviderSession(id: session.id, at: now)
         if session.endedAt == nil {
-            await environment.auditor.record("oidc.logout", outcome: "ok", userId: session.userId, clientId: clientId)
+            await auditor.record("oidc.logout", outcome: "ok", userId: session.userId, clientId: clientId)
         }
     }
 
@@ -265,10 +274,10 @@ package struct ProviderService: Sendable {
     private func liveSession(_ token: String?, for client: OIDCClientRecord, at now: Date) async throws
         -> ProviderSessionRecord?
     {
-        guard let token, let session = try await environment.store.providerSession(tokenHash: SecretDigest.sha256(token)),
+        guard let token, let session = try await store.providerSession(tokenHash: SecretDigest.sha256(token)),
             session.endedAt == nil, session.expiresAt > now
         else { return nil }
-        let policy = try await environment.app(client.clientId).policy
+        let policy = try await store.existingApp(client.clientId).policy
         guard now.timeIntervalSince(session.authTime) <= TimeInterval(policy.sessionMaxLifetimeSeconds) else { return nil }
         return session
     }
@@ -282,16 +291,16 @@ package struct ProviderService: Sendable {
         for request: AuthorizationParameters, session: ProviderSessionRecord,
         newSession: (tokenHash: String, signIn: String)?, spending requestId: String?, at now: Date
     ) async throws -> String {
-        let code = SecretDigest.randomToken()
+        let code = random.token()
         let record = AuthorizationCodeRecord(
             hash: SecretDigest.sha256(code), clientId: request.clientId, redirectURI: request.redirectURI,
             codeChallenge: request.codeChallenge, nonce: request.nonce, scope: request.scope, userId: session.userId,
             providerSessionId: session.id, createdAt: now, expiresAt: now.addingTimeInterval(Self.codeLifetime))
         guard
-            try await environment.store.issueAuthorizationCode(
+            try await store.issueAuthorizationCode(
                 record, spending: requestId, newSession: newSession.map { (session, $0.tokenHash, $0.signIn) }, at: now)
         else { throw Self.requestGone }
-        await environment.auditor.record(
+        await auditor.record(
             "oidc.authorize", outcome: "ok", userId: session.userId, clientId: request.clientId)
         return code
     }
@@ -306,7 +315,4 @@ package struct ProviderService: Sendable {
         return ["pwd"]
     }
 
-    package init(environment: ServiceEnvironment) {
-        self.environment = environment
-    }
 }

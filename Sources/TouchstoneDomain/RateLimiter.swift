@@ -6,7 +6,7 @@ import TouchstoneStorage
 /// Addresses are counted as ``CountedAddress`` says (an IPv6 address by its /64). Counted in the database, so the limit
 /// is exact across instances.
 package struct RateLimiter: Sendable {
-    let store: any TouchstoneStore
+    let store: any RateLimitStore
     let clock: any WallClock
     /// Requests per window; 0 turns the limit off.
     let limit: Int

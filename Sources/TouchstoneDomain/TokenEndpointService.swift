@@ -6,9 +6,22 @@ import TouchstoneStorage
 
 /// The clients' side of the OpenID Connect provider: pushed requests, the token endpoint, revocation and userinfo.
 package struct TokenEndpointService: Sendable {
-    package let environment: ServiceEnvironment
+    typealias Store = ProviderStore & SessionStore & AppStore & UserStore
 
-    private var clients: ProviderClients { ProviderClients(store: environment.store) }
+    let store: any Store
+    let clock: any WallClock
+    let random: any RandomSource
+    /// The provider's issuer.
+    let issuer: String
+    /// Seconds an access token lives.
+    let accessTokenLifetime: Int
+    let signer: TokenSigner
+    let metrics: ServerMetrics
+    let auditor: Auditor
+    let clients: ProviderClients
+    let accessTokens: AccessTokenCheck
+    let sessionIssuer: SessionIssuer
+
     /// ID tokens last at most ten minutes.
     static let idTokenLifetime = 600
 
@@ -17,13 +30,13 @@ package struct TokenEndpointService: Sendable {
         -> PushedAuthorizationResponse
     {
         let client = try await clients.authenticate(credentials)
-        let request = try ProviderService(environment: environment).validatePushed(parameters, client: client)
-        let now = environment.clock.now()
+        let request = try ProviderService.validatePushed(parameters, client: client)
+        let now = clock.now()
         let lifetime = ProviderService.pushedRequestLifetime
         let kept = AuthorizationRequestRecord(
-            id: SecretDigest.randomToken(), clientId: client.clientId, parameters: try request.stored(), pushed: true,
+            id: random.token(), clientId: client.clientId, parameters: try request.stored(), pushed: true,
             createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(lifetime)))
-        try await environment.store.createAuthorizationRequest(kept)
+        try await store.createAuthorizationRequest(kept)
         return PushedAuthorizationResponse(requestUri: ProviderService.requestURIPrefix + kept.id, expiresIn: lifetime)
     }
 
@@ -35,7 +48,7 @@ package struct TokenEndpointService: Sendable {
         let client = try await clients.authenticate(credentials)
         switch try parameters.required("grant_type") {
         case "authorization_code":
-            return try await environment.metrics.countingLogin(.oidc) { try await redeem(parameters, client: client, ip: ip) }
+            return try await metrics.countingLogin(.oidc) { try await redeem(parameters, client: client, ip: ip) }
         case "refresh_token": return try await refresh(parameters, client: client)
         default: throw OAuthError(.unsupportedGrantType, "grant_type takes authorization_code or refresh_token")
         }
@@ -47,13 +60,13 @@ package struct TokenEndpointService: Sendable {
         let code = try parameters.required("code")
         let redirectURI = try parameters.required("redirect_uri")
         let verifier = try parameters.required("code_verifier")
-        let now = environment.clock.now()
+        let now = clock.now()
         let hash = SecretDigest.sha256(code)
-        guard let record = try await environment.store.authorizationCode(hash: hash) else {
+        guard let record = try await store.authorizationCode(hash: hash) else {
             throw OAuthError.invalidGrant("the code is unknown")
         }
         if record.usedAt != nil, let firstUse = record.sessionId {
-            try await environment.store.revokeSession(id: firstUse, reason: "authorization code reused", at: now)
+            try await store.revokeSession(id: firstUse, reason: "authorization code reused", at: now)
         }
         guard record.usedAt == nil else { throw OAuthError.invalidGrant("the code was used") }
         guard record.expiresAt > now else { throw OAuthError.invalidGrant("the code has expired") }
@@ -64,19 +77,19 @@ package struct TokenEndpointService: Sendable {
         guard PKCE.verifier(verifier, matches: record.codeChallenge) else {
             throw OAuthError.invalidGrant("code_verifier does not match code_challenge")
         }
-        guard let providerSession = try await environment.store.providerSession(id: record.providerSessionId) else {
+        guard let providerSession = try await store.providerSession(id: record.providerSessionId) else {
             throw OAuthError.invalidGrant("the sign-in behind the code has ended")
         }
         let session = SessionRecord(
-            id: RecordID.timeOrdered(at: now), userId: record.userId, clientId: client.clientId, amr: providerSession.amr,
+            id: random.timeOrderedID(at: now), userId: record.userId, clientId: client.clientId, amr: providerSession.amr,
             acr: providerSession.acr, authTime: providerSession.authTime, lastActivityAt: now, createdAt: now,
             approvedBy: providerSession.approvedBy, scope: record.scope, providerSessionId: providerSession.id, ip: ip)
-        let refreshToken = SecretDigest.randomToken()
-        switch try await environment.store.redeemAuthorizationCode(
+        let refreshToken = random.token()
+        switch try await store.redeemAuthorizationCode(
             hash: hash, session: session, refreshTokenHash: SecretDigest.sha256(refreshToken), at: now)
         {
         case .redeemed:
-            await environment.auditor.record("oidc.token", outcome: "ok", userId: session.userId, clientId: client.clientId)
+            await auditor.record("oidc.token", outcome: "ok", userId: session.userId, clientId: client.clientId)
             return try await tokens(for: session, client: client, nonce: record.nonce, refreshToken: refreshToken)
         case .reused: throw OAuthError.invalidGrant("the code was used")
         case .providerSessionEnded: throw OAuthError.invalidGrant("the sign-in behind the code has ended")
@@ -85,9 +98,9 @@ package struct TokenEndpointService: Sendable {
 
     private func refresh(_ parameters: OAuthParameters, client: OIDCClientRecord) async throws -> OAuthTokenResponse {
         let refreshToken = try parameters.required("refresh_token")
-        let now = environment.clock.now()
+        let now = clock.now()
         let hash = SecretDigest.sha256(refreshToken)
-        guard let (session, rotated) = try await environment.store.refreshToken(hash: hash), let scope = session.scope,
+        guard let (session, rotated) = try await store.refreshToken(hash: hash), let scope = session.scope,
             session.clientId == client.clientId, scope.split(separator: " ").contains("offline_access")
         else { throw OAuthError.invalidGrant("the refresh token is not valid") }
         if let asked = try parameters.single("scope"), !Set(asked.split(separator: " ")).isSubset(of: scope.split(separator: " ")) {
@@ -96,16 +109,16 @@ package struct TokenEndpointService: Sendable {
         guard session.revokedAt == nil else { throw OAuthError.invalidGrant("the session has ended") }
         if rotated {
             // A rotated token used again: someone else holds the family. End it, its access tokens included.
-            try await environment.store.revokeSession(id: session.id, reason: "refresh token reused", at: now)
+            try await store.revokeSession(id: session.id, reason: "refresh token reused", at: now)
             throw OAuthError.invalidGrant("the refresh token was already used; the session has been ended")
         }
-        let policy = try await environment.app(client.clientId).policy
+        let policy = try await store.existingApp(client.clientId).policy
         guard now.timeIntervalSince(session.lastActivityAt) <= TimeInterval(policy.inactivityTimeoutSeconds),
             now.timeIntervalSince(session.authTime) <= TimeInterval(policy.sessionMaxLifetimeSeconds)
         else { throw OAuthError.invalidGrant("the session has expired; sign in again") }
-        let newToken = SecretDigest.randomToken()
+        let newToken = random.token()
         guard
-            try await environment.store.rotateRefreshToken(
+            try await store.rotateRefreshToken(
                 hash: hash, newHash: SecretDigest.sha256(newToken), sessionId: session.id, at: now)
         else { throw OAuthError.invalidGrant("the refresh token was already used; the session has been ended") }
         return try await tokens(for: session, client: client, nonce: nil, refreshToken: newToken)
@@ -117,23 +130,23 @@ package struct TokenEndpointService: Sendable {
     {
         let scope = session.scope ?? "openid"
         let scopes = scope.split(separator: " ")
-        let lifetime = environment.settings.accessTokenLifetime
-        let accessToken = try await SessionService(environment: environment).accessToken(
+        let lifetime = accessTokenLifetime
+        let accessToken = try await sessionIssuer.accessToken(
             for: session, jkt: nil, scope: scope, lifetime: lifetime)
-        let now = Int64(environment.clock.now().timeIntervalSince1970)
+        let now = Int64(clock.now().timeIntervalSince1970)
         var username: String?
         if scopes.contains("profile") {
-            username = try await environment.store.user(id: session.userId)?.username
+            username = try await store.user(id: session.userId)?.username
         }
         let claims = IDTokenClaims(
-            iss: environment.settings.issuer, sub: session.userId, aud: client.clientId, iat: now,
+            iss: issuer, sub: session.userId, aud: client.clientId, iat: now,
             exp: now + Int64(min(lifetime, Self.idTokenLifetime)), auth_time: Int64(session.authTime.timeIntervalSince1970), nonce: nonce,
             acr: session.acr, amr: session.amr, at_hash: Self.leftHalfHash(accessToken),
             sid: session.providerSessionId ?? session.id, preferred_username: username)
         let algorithm = ServerKeyAlgorithm(rawValue: client.idTokenAlgorithm) ?? .rs256
         return OAuthTokenResponse(
             accessToken: accessToken, expiresIn: lifetime,
-            idToken: try await environment.signer.signIDToken(claims, algorithm: algorithm), scope: scope,
+            idToken: try await signer.signIDToken(claims, algorithm: algorithm), scope: scope,
             refreshToken: scopes.contains("offline_access") ? refreshToken : nil)
     }
 
@@ -147,32 +160,29 @@ package struct TokenEndpointService: Sendable {
     package func revoke(_ parameters: OAuthParameters, credentials: ClientCredentials) async throws {
         let client = try await clients.authenticate(credentials)
         let token = try parameters.required("token")
-        let now = environment.clock.now()
-        if let (session, _) = try await environment.store.refreshToken(hash: SecretDigest.sha256(token)),
+        let now = clock.now()
+        if let (session, _) = try await store.refreshToken(hash: SecretDigest.sha256(token)),
             session.clientId == client.clientId, session.scope != nil
         {
-            try await environment.store.revokeSession(id: session.id, reason: "revoked by the client", at: now)
-        } else if let identity = try await SessionService(environment: environment).liveIdentity(of: token),
+            try await store.revokeSession(id: session.id, reason: "revoked by the client", at: now)
+        } else if let identity = try await accessTokens.liveIdentity(of: token),
             identity.claims.aud == client.clientId, identity.session.scope != nil
         {
-            try await environment.store.revokeSession(id: identity.session.id, reason: "revoked by the client", at: now)
+            try await store.revokeSession(id: identity.session.id, reason: "revoked by the client", at: now)
         }
     }
 
     /// `GET|POST /oauth2/userinfo` with an access token the provider issued.
     /// - Throws: `invalid_token` for a token that is not one, has expired or was revoked.
     package func userInfo(bearer token: String) async throws -> UserInfo {
-        guard let identity = try await SessionService(environment: environment).liveIdentity(of: token),
+        guard let identity = try await accessTokens.liveIdentity(of: token),
             let scope = identity.session.scope, scope.split(separator: " ").contains("openid")
         else { throw OAuthError(.invalidToken, "the access token is not valid") }
         var username: String?
         if scope.split(separator: " ").contains("profile") {
-            username = try await environment.store.user(id: identity.userId)?.username
+            username = try await store.user(id: identity.userId)?.username
         }
         return UserInfo(sub: identity.userId, preferredUsername: username)
     }
 
-    package init(environment: ServiceEnvironment) {
-        self.environment = environment
-    }
 }

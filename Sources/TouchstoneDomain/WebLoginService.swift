@@ -5,26 +5,34 @@ import TouchstoneStorage
 
 /// "Approve this web login on your phone", with number matching.
 package struct WebLoginService: Sendable {
-    package let environment: ServiceEnvironment
+    typealias Store = UserStore & WebLoginStore & AppStore
+
+    let store: any Store
+    let clock: any WallClock
+    let random: any RandomSource
+    let metrics: ServerMetrics
+    let auditor: Auditor
+    let decisions: DecisionService
+    let sessionIssuer: SessionIssuer
 
     package static let lifetime: TimeInterval = 120
 
     /// `POST /v1/web-logins`: the same answer for unknown users and for requests over the limits; those are never
     /// delivered to a device.
     package func start(_ request: WebLoginRequest, browser: String, ip: String) async throws -> WebLoginStarted {
-        let app = try await environment.app(request.clientId ?? AppRecord.demo.clientId)
-        let now = environment.clock.now()
-        let user = try await environment.store.user(username: request.username)
-        let (number, numbers) = NumberMatching.draw()
-        let pollSecret = SecretDigest.randomToken()
+        let app = try await store.existingApp(request.clientId ?? AppRecord.demo.clientId)
+        let now = clock.now()
+        let user = try await store.user(username: request.username)
+        let (number, numbers) = NumberMatching.draw(using: random)
+        let pollSecret = random.token()
         let webLogin = WebLoginRecord(
-            id: RecordID.random(), userId: user?.id, clientId: app.clientId, publisher: app.publisher,
+            id: random.recordID(), userId: user?.id, clientId: app.clientId, publisher: app.publisher,
             number: number, numbers: numbers, pollSecretHash: SecretDigest.sha256(pollSecret),
-            challenge: SecretDigest.randomToken(), browser: String(browser.prefix(200)), ip: ip, createdAt: now,
+            challenge: random.token(), browser: String(browser.prefix(200)), ip: ip, createdAt: now,
             expiresAt: now + Self.lifetime, status: user == nil ? .suppressed : .pending)
-        let status = try await environment.store.createWebLogin(
+        let status = try await store.createWebLogin(
             webLogin, limits: .standard)
-        await environment.auditor.record(
+        await auditor.record(
             "web_login.start", outcome: status == .pending ? "ok" : "suppressed", userId: user?.id,
             clientId: app.clientId, ip: ip, detail: webLogin.id)
         return WebLoginStarted(webLoginId: webLogin.id, number: number, pollSecret: pollSecret, expiresAt: webLogin.expiresAt)
@@ -32,31 +40,31 @@ package struct WebLoginService: Sendable {
 
     /// `GET /v1/web-logins/{id}` with the poll secret; the session comes once, when approved.
     package func poll(_ id: String, pollSecret: String?, ip: String? = nil) async throws -> WebLoginPoll {
-        guard let pollSecret, let webLogin = try await environment.store.webLogin(id: id),
+        guard let pollSecret, let webLogin = try await store.webLogin(id: id),
             SecretDigest.constantTimeEquals(SecretDigest.sha256(pollSecret), webLogin.pollSecretHash)
         else { throw ProblemError(.notFound, detail: "No such web login.") }
         switch webLogin.status {
         case .pending, .suppressed:
-            return WebLoginPoll(status: webLogin.expiresAt <= environment.clock.now() ? .expired : .pending)
+            return WebLoginPoll(status: webLogin.expiresAt <= clock.now() ? .expired : .pending)
         case .denied:
             return WebLoginPoll(status: .denied)
         case .approved:
             guard let userId = webLogin.userId, let approver = webLogin.deviceId else {
                 return WebLoginPoll(status: .approved)
             }
-            let prepared = try await SessionService(environment: environment).prepare(
+            let prepared = try await sessionIssuer.prepare(
                 userId: userId, device: nil, clientId: webLogin.clientId, amr: webLogin.amr ?? ["bio"], acr: "aal2",
                 approvedBy: approver, ip: ip)
-            switch try await environment.store.deliverWebLogin(
+            switch try await store.deliverWebLogin(
                 id: id, session: prepared.record, refreshTokenHash: prepared.refreshTokenHash)
             {
             case .delivered:
-                environment.metrics.login(.web, outcome: "success")
+                metrics.login(.web, outcome: "success")
                 return WebLoginPoll(status: .approved, session: prepared.wire)
             case .alreadyDelivered: return WebLoginPoll(status: .approved)
             // A session approved by a device lives only while that device does.
             case .approverInactive:
-                environment.metrics.login(.web, outcome: ProblemCode.deviceRevoked.rawValue)
+                metrics.login(.web, outcome: ProblemCode.deviceRevoked.rawValue)
                 return WebLoginPoll(status: .denied)
             }
         }
@@ -64,20 +72,20 @@ package struct WebLoginService: Sendable {
 
     /// `POST /v1/web-logins/{id}/decision`: approving with another number than the browser's denies the login.
     package func decide(_ id: String, assertion: String, ip: String) async throws -> DecisionRecorded {
-        guard let webLogin = try await environment.store.webLogin(id: id) else {
+        guard let webLogin = try await store.webLogin(id: id) else {
             throw ProblemError(.notFound, detail: "No such web login.")
         }
         // Counted as a login here when the phone's answer refuses it; an approval counts once the browser has its session.
-        let recorded = try await environment.metrics.countingRefusal(.web) {
+        let recorded = try await metrics.countingRefusal(.web) {
             try await record(webLogin, assertion: assertion, ip: ip)
         }
-        if recorded.status == .denied { environment.metrics.login(.web, outcome: "denied") }
+        if recorded.status == .denied { metrics.login(.web, outcome: "denied") }
         return recorded
     }
 
     private func record(_ webLogin: WebLoginRecord, assertion: String, ip: String) async throws -> DecisionRecorded {
         let id = webLogin.id
-        return try await environment.auditor.recording(
+        return try await auditor.recording(
             "web_login.decide", userId: webLogin.userId, clientId: webLogin.clientId, ip: ip
         ) {
             let target = DecisionTarget(
@@ -88,15 +96,12 @@ package struct WebLoginService: Sendable {
                         && DecisionService.reaches(userId: webLogin.userId, publisher: webLogin.publisher)(device)
                 },
                 txn: nil, policy: .asking(clientId: webLogin.clientId))
-            let decision = try await DecisionService(environment: environment).verify(assertion, for: target)
+            let decision = try await decisions.verify(assertion, for: target)
             let status: ItemStatus = decision.approves && decision.claims.number == webLogin.number ? .approved : .denied
-            try DecisionService(environment: environment).settle(
-                try await environment.store.decideWebLogin(id: id, status: status, amr: decision.amr, by: decision.commit))
+            try decisions.settle(
+                try await store.decideWebLogin(id: id, status: status, amr: decision.amr, by: decision.commit))
             return DecisionRecorded(status: DecisionStatus(rawValue: status.rawValue))
         }
     }
 
-    package init(environment: ServiceEnvironment) {
-        self.environment = environment
-    }
 }

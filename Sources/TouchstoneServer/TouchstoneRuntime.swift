@@ -38,8 +38,10 @@ public final class TouchstoneRuntime: Sendable {
 
     /// Opens the database (SQLite's file; PostgreSQL connects once it runs) and builds the services over it, reading
     /// the web page's files and working out the password hasher's decoy.
+    /// - Parameter random: where tokens, challenges and record ids come from; only tests pass another than the system's.
     public static func open(
-        database: DatabaseLocation, settings: ServerSettings, clock: any WallClock = SystemClock(), logger: Logger
+        database: DatabaseLocation, settings: ServerSettings, clock: any WallClock = SystemClock(),
+        random: any RandomSource = SystemRandom(), logger: Logger
     ) async throws -> TouchstoneRuntime {
         // Every line logged while a request is served names it (`request_id`).
         var logger = logger
@@ -52,7 +54,7 @@ public final class TouchstoneRuntime: Sendable {
         let signer = TokenSigner(
             store: store, clock: clock, issuer: settings.issuer, accessTokenLifetime: TimeInterval(settings.accessTokenLifetime))
         let environment = ServiceEnvironment(
-            store: store, clock: clock, settings: settings,
+            store: store, clock: clock, random: random, settings: settings,
             hasher: try await PasswordHasher(settings: settings, metrics: ServerMetrics(factory: metrics)),
             signer: signer, logger: logger, metrics: ServerMetrics(factory: metrics))
         return TouchstoneRuntime(

@@ -1,0 +1,75 @@
+import Foundation
+import TouchstoneCrypto
+import TouchstoneProtocol
+import TouchstoneStorage
+
+/// A session ready to be stored, with the tokens to return once it is.
+package struct PreparedSession: Sendable {
+    package let record: SessionRecord
+    package let refreshTokenHash: String
+    package let wire: Session
+}
+
+/// Makes sessions and signs their access tokens; storing a session is the caller's (in the transaction that decides
+/// it).
+package struct SessionIssuer: Sendable {
+    let clock: any WallClock
+    let random: any RandomSource
+    let signer: TokenSigner
+    /// The `iss` of every token.
+    let issuer: String
+    /// Seconds an access token of a session lives.
+    let accessTokenLifetime: Int
+
+    package init(clock: any WallClock, random: any RandomSource, signer: TokenSigner, settings: ServerSettings) {
+        self.clock = clock
+        self.random = random
+        self.signer = signer
+        issuer = settings.issuer
+        accessTokenLifetime = settings.accessTokenLifetime
+    }
+
+    /// Builds a new session and signs its first access token; the caller stores it.
+    /// - Parameters:
+    ///   - approvedBy: the device whose approval makes this session (a web login); it ends with that device.
+    ///   - ip: the address of the request that creates it, as the user's list of sessions shows it.
+    package func prepare(
+        userId: String, device: DeviceRecord?, clientId: String, amr: [String], acr: String,
+        approvedBy: String? = nil, ip: String?
+    ) async throws -> PreparedSession {
+        let now = clock.now()
+        let record = SessionRecord(
+            id: random.timeOrderedID(at: now), userId: userId, deviceId: device?.id, clientId: clientId,
+            amr: amr, acr: acr, authTime: now, lastActivityAt: now, createdAt: now, revokedAt: nil, approvedBy: approvedBy,
+            ip: ip)
+        let refreshToken = random.token()
+        let wire = try await session(record, jkt: device?.deviceKeyThumbprint, refreshToken: refreshToken)
+        return PreparedSession(record: record, refreshTokenHash: SecretDigest.sha256(refreshToken), wire: wire)
+    }
+
+    /// A new refresh token and the digest it is stored as.
+    func refreshToken() -> (token: String, hash: String) {
+        let token = random.token()
+        return (token, SecretDigest.sha256(token))
+    }
+
+    /// The wire form of `session` with a new access token and `refreshToken`.
+    func session(_ session: SessionRecord, jkt: String?, refreshToken: String) async throws -> Session {
+        Session(
+            accessToken: try await accessToken(for: session, jkt: jkt, scope: "session", lifetime: accessTokenLifetime),
+            refreshToken: refreshToken, expiresIn: accessTokenLifetime, amr: session.amr, acr: session.acr,
+            userId: session.userId, deviceId: session.deviceId, scope: "session")
+    }
+
+    /// Signs an access token of `session`.
+    package func accessToken(for session: SessionRecord, jkt: String?, scope: String, lifetime: Int) async throws -> String {
+        let now = Int64(clock.now().timeIntervalSince1970)
+        let claims = AccessTokenClaims(
+            iss: issuer, aud: session.clientId, sub: session.userId, sid: session.id,
+            did: session.deviceId, amr: session.amr, acr: session.acr,
+            auth_time: Int64(session.authTime.timeIntervalSince1970), scope: scope,
+            cnf: jkt.map { AccessTokenClaims.Confirmation(jkt: $0) }, iat: now, exp: now + Int64(lifetime),
+            jti: random.recordID())
+        return try await signer.sign(claims)
+    }
+}
