@@ -1,5 +1,4 @@
 import Foundation
-import TouchstoneProtocol
 
 /// Web logins waiting for approval on a device, and their delivery. Every method is atomic on its own.
 package protocol WebLoginStore: Sendable {

@@ -3,8 +3,3 @@
 package typealias TouchstoneStore = AppStore & UserStore & EnrollmentStore & DeviceStore & ChallengeStore & LoginStore
     & SessionStore & ThrottleStore & ServerKeyStore & ConfirmationStore & WebLoginStore & LegacyKeyStore & PasskeyStore
     & AuditStore & HousekeepingStore & ProviderStore & RateLimitStore & NoticeStore & RecoveryStore
-
-/// Store failures the domain maps to protocol errors.
-package enum StoreError: Error, Equatable {
-    case conflict
-}

@@ -1,5 +1,4 @@
 import Foundation
-import TouchstoneProtocol
 
 /// Transaction confirmations and their decisions. Every method is atomic on its own.
 package protocol ConfirmationStore: Sendable {

@@ -24,29 +24,3 @@ package struct NoticeDraft: Sendable, Equatable {
         self.expiresAt = expiresAt
     }
 }
-
-/// A security notice in one device's inbox, or the account's copy of it.
-package struct NoticeRecord: Sendable, Equatable {
-    /// This device's id of the notice.
-    package var id: String
-    /// `nil` for the account's copy.
-    package var deviceId: String?
-    package var userId: String
-    package var event: SecurityEvent
-    package var detail: NoticeDetail
-    package var createdAt: Date
-    package var expiresAt: Date
-
-    package init(
-        id: String, deviceId: String?, userId: String, event: SecurityEvent, detail: NoticeDetail, createdAt: Date,
-        expiresAt: Date
-    ) {
-        self.id = id
-        self.deviceId = deviceId
-        self.userId = userId
-        self.event = event
-        self.detail = detail
-        self.createdAt = createdAt
-        self.expiresAt = expiresAt
-    }
-}

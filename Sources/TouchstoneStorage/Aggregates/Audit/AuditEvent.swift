@@ -1,0 +1,45 @@
+import Foundation
+
+/// One audited event.
+public struct AuditEvent: Sendable, Equatable, Codable {
+    public var at: Date
+    public var event: String
+    public var outcome: String
+    public var userId: String?
+    public var deviceId: String?
+    public var clientId: String?
+    public var ip: String?
+    public var detail: String?
+    /// The request's `X-Request-Id`, as its log lines carry it.
+    public var requestId: String?
+    /// The request's `User-Agent`.
+    public var userAgent: String?
+    /// Who acted: `user`, `device`, `api_key` or `admin`.
+    public var actor: String?
+
+    package init(
+        at: Date,
+        event: String,
+        outcome: String,
+        userId: String? = nil,
+        deviceId: String? = nil,
+        clientId: String?,
+        ip: String?,
+        detail: String?,
+        requestId: String? = nil,
+        userAgent: String? = nil,
+        actor: String? = nil
+    ) {
+        self.at = at
+        self.event = event
+        self.outcome = outcome
+        self.userId = userId
+        self.deviceId = deviceId
+        self.clientId = clientId
+        self.ip = ip
+        self.detail = detail
+        self.requestId = requestId
+        self.userAgent = userAgent
+        self.actor = actor
+    }
+}

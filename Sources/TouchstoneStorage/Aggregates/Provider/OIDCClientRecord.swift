@@ -1,0 +1,25 @@
+/// An app that is an OpenID Connect client: where it may be sent back, and how it authenticates.
+package struct OIDCClientRecord: Sendable, Equatable {
+    package var clientId: String
+    /// The name the sign-in page shows ("Sign in to …").
+    package var name: String
+    /// Compared as strings, exactly.
+    package var redirectURIs: [String]
+    package var postLogoutRedirectURIs: [String]
+    /// SHA-256 of the client secret; `nil` for a public client (PKCE only).
+    package var secretHash: String?
+    /// `RS256` or `ES256`.
+    package var idTokenAlgorithm: String
+
+    package init(
+        clientId: String, name: String, redirectURIs: [String], postLogoutRedirectURIs: [String], secretHash: String?,
+        idTokenAlgorithm: String
+    ) {
+        self.clientId = clientId
+        self.name = name
+        self.redirectURIs = redirectURIs
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
+        self.secretHash = secretHash
+        self.idTokenAlgorithm = idTokenAlgorithm
+    }
+}

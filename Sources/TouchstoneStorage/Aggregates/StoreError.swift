@@ -1,0 +1,4 @@
+/// Store failures the domain maps to protocol errors.
+package enum StoreError: Error, Equatable {
+    case conflict
+}
