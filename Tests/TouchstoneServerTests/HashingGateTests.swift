@@ -87,7 +87,7 @@ import TouchstoneTestSupport
     /// 503s at once for every password request beyond the bound (sign-ups, password logins, enrolment, step-up), each
     /// counting nothing (the throttle's counts included), spending nothing and storing nothing, while a biometric
     /// login is still answered.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func aFloodOfPasswordRequestsIsRefusedAtOnceWhileLoginsAreAnswered() async throws {
         try await Harness.run { h in
             try await HeldHashing.serve(h, limit: 2) { g, bcrypt in
