@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 
-/// The web page at `GET /`: plain HTML, CSS and JavaScript from the target's resources, no build step.
+/// The web page at `GET /`: plain HTML, CSS and JavaScript modules from the target's resources, no build step.
 ///
 /// The page's HTML carries its own Content-Security-Policy, which ``SecurityHeadersMiddleware`` keeps: scripts,
 /// styles and requests from this origin only, no inline script or style, no framing, no form posts elsewhere.
@@ -12,32 +12,32 @@ package struct WebController: Sendable {
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     package let page: WebAsset
-    package let script: WebAsset
-    let styles: WebAsset
-    let icon: WebAsset
+    /// The page's other files, each at `/NAME`: every file of `Web/Assets` (the scripts are ES modules that `app.js`
+    /// imports), and `endpoints.js`, the endpoints the page calls, from the protocol's table.
+    package let files: [WebAsset]
 
     /// The bundled files, the page naming `accountClientId` as the app it signs in to and `relyingPartyId` as its
     /// passkeys' RP ID.
-    /// - Throws: ``WebAssetMissing`` when one is not in the resources.
+    /// - Throws: ``WebAssetError`` when one is not in the resources, or is of no type the server knows.
     package static func bundled(accountClientId: String, relyingPartyId: String) throws -> WebController {
-        WebController(
-            page: try .bundled("index.html", contentType: "text/html; charset=utf-8").replacing(
+        let pageName = "index.html"
+        return WebController(
+            page: try .bundled(pageName).replacing(
                 #"<meta name="touchstone-client-id" content="com.example.demo">"#,
                 with: #"<meta name="touchstone-client-id" content="\#(HTMLText.escaped(accountClientId))">"#
             ).replacing(
                 #"<meta name="touchstone-rp-id" content="localhost">"#,
                 with: #"<meta name="touchstone-rp-id" content="\#(HTMLText.escaped(relyingPartyId))">"#),
-            script: try .bundled("app.js", contentType: "text/javascript; charset=utf-8"),
-            styles: try .bundled("app.css", contentType: "text/css; charset=utf-8"),
-            icon: try .bundled("icon.svg", contentType: "image/svg+xml"))
+            files: try WebAsset.bundledNames().filter { $0 != pageName }.map(WebAsset.bundled)
+                + [PageEndpoints.module()])
     }
 
     var routes: RouteCollection<TouchstoneRequestContext> {
         let routes = RouteCollection(context: TouchstoneRequestContext.self)
         routes.get("/", use: index)
-        routes.get("app.js") { _, _ in Self.response(script) }
-        routes.get("app.css") { _, _ in Self.response(styles) }
-        routes.get("icon.svg") { _, _ in Self.response(icon) }
+        for file in files {
+            routes.get(RouterPath(file.name)) { _, _ in Self.response(file) }
+        }
         return routes
     }
 
