@@ -64,7 +64,7 @@ package struct AccountService: Sendable {
         let user = try await passwords.verify(
             username: request.username, password: request.password, clientId: app.clientId, ip: ip,
             event: "login.password")
-        let session = try await sessionIssuer.prepare(
+        let session = sessionIssuer.prepare(
             userId: user.id, device: nil, clientId: app.clientId, amr: ["pwd"], acr: "aal1", ip: ip)
         // A password changed since it was checked ends every session, this one included.
         guard
@@ -72,7 +72,7 @@ package struct AccountService: Sendable {
                 session.record, refreshTokenHash: session.refreshTokenHash, passwordHash: user.passwordHash)
         else { throw ProblemError.invalidCredentials }
         await auditor.record("login.password", outcome: "ok", userId: user.id, clientId: app.clientId, ip: ip)
-        return session.wire
+        return try await sessionIssuer.issue(session)
     }
 
     /// 1–64 code points under ``TextRules``; otherwise 400 `invalid_request`.

@@ -187,7 +187,7 @@ package struct EnrollmentService: Sendable {
             biometricKeyThumbprint: biometricKey?.thumbprint, pinHash: pinHash, pinFailures: 0, pinLockedAt: nil,
             createdAt: now, lastUsedAt: now, revokedAt: nil, compromised: request.device.compromised,
             attestation: attestation)
-        let session = try await sessionIssuer.prepare(
+        let session = sessionIssuer.prepare(
             userId: enrollment.userId, device: device, clientId: app.clientId,
             amr: biometricKey == nil ? ["pin"] : ["bio"], acr: "aal2", ip: ip)
         var notices = [
@@ -226,7 +226,7 @@ package struct EnrollmentService: Sendable {
         await auditor.record(
             "enrollment.complete", outcome: "ok", userId: enrollment.userId, deviceId: device.id,
             clientId: app.clientId, ip: ip, detail: detail)
-        return .completed(EnrollmentCompleted(deviceId: device.id, session: session.wire))
+        return .completed(EnrollmentCompleted(deviceId: device.id, session: try await sessionIssuer.issue(session)))
     }
 
     /// Parks an enrolment until one of the user's active devices approves it, within the approval limits.
@@ -271,14 +271,14 @@ package struct EnrollmentService: Sendable {
             guard let deviceId = enrollment.deviceId, let device = try await store.device(id: deviceId),
                 device.isActive
             else { return EnrollmentPoll(status: .approved, deviceId: enrollment.deviceId) }
-            let session = try await sessionIssuer.prepare(
+            let session = sessionIssuer.prepare(
                 userId: device.userId, device: device, clientId: enrollment.clientId,
                 amr: device.biometricKey == nil ? ["pin"] : ["bio"], acr: "aal2", ip: ip)
             guard
                 try await store.deliverEnrollment(
                     id: id, session: session.record, refreshTokenHash: session.refreshTokenHash)
             else { return EnrollmentPoll(status: .approved, deviceId: deviceId) }
-            return EnrollmentPoll(status: .approved, deviceId: deviceId, session: session.wire)
+            return EnrollmentPoll(status: .approved, deviceId: deviceId, session: try await sessionIssuer.issue(session))
         case .started, .consumed:
             throw notFound
         }

@@ -53,10 +53,10 @@ package struct LegacyService: Sendable {
             guard try verifySignature(jwt, keyDER: key.publicKey) else { throw ProblemError.invalidAssertion }
             try await gate.spend(
                 digest: SecretDigest.sha256(signingInput), until: exp, replayed: .invalidAssertion)
-            let session = try await sessionIssuer.prepare(
+            let session = sessionIssuer.prepare(
                 userId: key.userId, device: nil, clientId: Self.clientId, amr: ["legacy"], acr: "aal1", ip: ip)
             try await store.createSession(session.record, refreshTokenHash: session.refreshTokenHash)
-            return session.wire
+            return try await sessionIssuer.issue(session)
         }
     }
 

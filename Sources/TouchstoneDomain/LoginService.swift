@@ -88,7 +88,7 @@ package struct LoginService: Sendable {
                 else { throw ProblemError.challengeInvalid }
             }
             let pin = try await pipeline.checkPIN(assertion)
-            let prepared = try await sessionIssuer.prepare(
+            let prepared = sessionIssuer.prepare(
                 userId: device.userId, device: device, clientId: app.clientId, amr: assertion.amr, acr: "aal2", ip: ip)
             session = prepared
             effect = .issue(
@@ -107,7 +107,8 @@ package struct LoginService: Sendable {
         }
         if let refusal { throw refusal }
         guard let session else { throw ProblemError.invalidAssertion }
-        return session.wire
+        // Signed only now that the login is decided: a refused one costs no signature.
+        return try await sessionIssuer.issue(session)
     }
 
     /// The refusal a verified assertion meets once its challenge is consumed, in the protocol's order — the device

@@ -161,13 +161,13 @@ package struct PasskeyService: Sendable {
                     throw refusal(error, during: "authentication")
                 }
                 passkey.lastUsedAt = now
-                let prepared = try await sessionIssuer.prepare(
+                let prepared = sessionIssuer.prepare(
                     userId: passkey.userId, device: nil, clientId: app.clientId, amr: ["passkey"], acr: "aal2", ip: ip)
                 if try await store.acceptPasskeyAuthentication(
                     passkey, previousSignCount: previous, session: prepared.record,
                     refreshTokenHash: prepared.refreshTokenHash)
                 {
-                    return prepared.wire
+                    return try await sessionIssuer.issue(prepared)
                 }
                 guard attempt == 1 else { break }
                 guard let reloaded = try await store.passkey(credentialId: passkey.credentialId) else {

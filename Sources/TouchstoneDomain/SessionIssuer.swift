@@ -3,15 +3,18 @@ import TouchstoneCrypto
 import TouchstoneProtocol
 import TouchstoneStorage
 
-/// A session ready to be stored, with the tokens to return once it is.
+/// A session ready to be stored; its access token is signed once it is (``SessionIssuer/issue(_:)``).
 package struct PreparedSession: Sendable {
     package let record: SessionRecord
+    /// Returned once, when the session is stored; only its digest is kept.
+    let refreshToken: String
     package let refreshTokenHash: String
-    package let wire: Session
+    /// The device key its access tokens are bound to (`cnf.jkt`), for a device session.
+    let jkt: String?
 }
 
-/// Makes sessions and signs their access tokens; storing a session is the caller's (in the transaction that decides
-/// it).
+/// Makes sessions and signs their access tokens. Storing a session is the caller's, in the transaction that decides
+/// it; its first access token is signed only once that has committed, so that a refusal costs no signature.
 package struct SessionIssuer: Sendable {
     let clock: any WallClock
     let random: any RandomSource
@@ -29,22 +32,28 @@ package struct SessionIssuer: Sendable {
         accessTokenLifetime = settings.accessTokenLifetime
     }
 
-    /// Builds a new session and signs its first access token; the caller stores it.
+    /// Builds a new session for the caller to store; nothing is signed yet.
     /// - Parameters:
     ///   - approvedBy: the device whose approval makes this session (a web login); it ends with that device.
     ///   - ip: the address of the request that creates it, as the user's list of sessions shows it.
     package func prepare(
         userId: String, device: DeviceRecord?, clientId: String, amr: [String], acr: String,
         approvedBy: String? = nil, ip: String?
-    ) async throws -> PreparedSession {
+    ) -> PreparedSession {
         let now = clock.now()
         let record = SessionRecord(
             id: random.timeOrderedID(at: now), userId: userId, deviceId: device?.id, clientId: clientId,
             amr: amr, acr: acr, authTime: now, lastActivityAt: now, createdAt: now, revokedAt: nil, approvedBy: approvedBy,
             ip: ip)
-        let refreshToken = random.token()
-        let wire = try await session(record, jkt: device?.deviceKeyThumbprint, refreshToken: refreshToken)
-        return PreparedSession(record: record, refreshTokenHash: SecretDigest.sha256(refreshToken), wire: wire)
+        let (refreshToken, hash) = self.refreshToken()
+        return PreparedSession(
+            record: record, refreshToken: refreshToken, refreshTokenHash: hash, jkt: device?.deviceKeyThumbprint)
+    }
+
+    /// The session to return for `prepared` once it is stored: its first access token signed now.
+    /// - ⚠️ Only after the transaction that stores the session has committed.
+    package func issue(_ prepared: PreparedSession) async throws -> Session {
+        try await session(prepared.record, jkt: prepared.jkt, refreshToken: prepared.refreshToken)
     }
 
     /// A new refresh token and the digest it is stored as.

@@ -52,7 +52,7 @@ package struct WebLoginService: Sendable {
             guard let userId = webLogin.userId, let approver = webLogin.deviceId else {
                 return WebLoginPoll(status: .approved)
             }
-            let prepared = try await sessionIssuer.prepare(
+            let prepared = sessionIssuer.prepare(
                 userId: userId, device: nil, clientId: webLogin.clientId, amr: webLogin.amr ?? ["bio"], acr: "aal2",
                 approvedBy: approver, ip: ip)
             switch try await store.deliverWebLogin(
@@ -60,7 +60,7 @@ package struct WebLoginService: Sendable {
             {
             case .delivered:
                 metrics.login(.web, outcome: "success")
-                return WebLoginPoll(status: .approved, session: prepared.wire)
+                return WebLoginPoll(status: .approved, session: try await sessionIssuer.issue(prepared))
             case .alreadyDelivered: return WebLoginPoll(status: .approved)
             // A session approved by a device lives only while that device does.
             case .approverInactive:

@@ -17,7 +17,7 @@ import TouchstoneTestSupport
     private func issue(
         _ harness: Harness, device: DeviceRecord, challenge: String
     ) async throws -> LoginCommit {
-        let session = try await harness.runtime.services.sessionIssuer.prepare(
+        let session = harness.runtime.services.sessionIssuer.prepare(
             userId: device.userId, device: device, clientId: device.clientId, amr: ["bio"], acr: "aal2", ip: nil)
         let thumbprint = try #require(device.biometricKeyThumbprint)
         return LoginCommit(
