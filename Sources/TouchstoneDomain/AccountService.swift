@@ -38,7 +38,7 @@ package struct AccountService: Sendable {
             } catch StoreError.conflict {
                 throw ProblemError(.usernameTaken)
             }
-            await auditor.record("account.create", outcome: "ok", userId: user.id, ip: ip)
+            await auditor.record(.accountCreate, outcome: .ok, userId: user.id, ip: ip)
             return CreateAccountResponse(userId: user.id)
         }
     }
@@ -63,7 +63,7 @@ package struct AccountService: Sendable {
         let app = try await store.existingApp(request.clientId)
         let user = try await passwords.verify(
             username: request.username, password: request.password, clientId: app.clientId, ip: ip,
-            event: "login.password")
+            event: .passwordLogin)
         let session = sessionIssuer.prepare(
             userId: user.id, device: nil, clientId: app.clientId, amr: ["pwd"], acr: "aal1", ip: ip)
         // A password changed since it was checked ends every session, this one included.
@@ -71,7 +71,7 @@ package struct AccountService: Sendable {
             try await store.createPasswordSession(
                 session.record, refreshTokenHash: session.refreshTokenHash, passwordHash: user.passwordHash)
         else { throw ProblemError.invalidCredentials }
-        await auditor.record("login.password", outcome: "ok", userId: user.id, clientId: app.clientId, ip: ip)
+        await auditor.record(.passwordLogin, outcome: .ok, userId: user.id, clientId: app.clientId, ip: ip)
         return try await sessionIssuer.issue(session)
     }
 

@@ -33,7 +33,7 @@ package struct ConfirmationService: Sendable {
             expiresAt: now + TimeInterval(request.expiresInSeconds ?? 300), status: .pending)
         try await store.createConfirmation(confirmation)
         await auditor.record(
-            "confirmation.create", outcome: user == nil ? "unknown_user" : "ok", userId: user?.id,
+            .confirmationCreate, outcome: user == nil ? .unknownUser : .ok, userId: user?.id,
             clientId: app.clientId, ip: ip, detail: confirmation.id)
         return ConfirmationCreated(confirmationId: confirmation.id, status: .pending, expiresAt: confirmation.expiresAt)
     }
@@ -69,7 +69,7 @@ package struct ConfirmationService: Sendable {
             throw ProblemError(.notFound, detail: "No such confirmation.")
         }
         return try await auditor.recording(
-            "confirmation.decide", userId: confirmation.userId, clientId: confirmation.clientId, ip: ip
+            .confirmationDecide, userId: confirmation.userId, clientId: confirmation.clientId, ip: ip
         ) {
             let target = DecisionTarget(
                 id: confirmation.id, challenge: confirmation.challenge, expiresAt: confirmation.expiresAt,

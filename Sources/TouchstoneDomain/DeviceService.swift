@@ -25,7 +25,7 @@ package struct DeviceService: Sendable {
     /// `DELETE /v1/devices/{id}`: revokes the device and ends its sessions.
     package func delete(_ deviceId: String, by identity: AccessIdentity, ip: String) async throws {
         try await auditor.recording(
-            "device.revoke", userId: identity.userId, deviceId: deviceId, clientId: identity.claims.aud, ip: ip
+            .deviceRevoke, userId: identity.userId, deviceId: deviceId, clientId: identity.claims.aud, ip: ip
         ) {
             let device = try await ownDevice(deviceId, of: identity)
             let now = clock.now()
@@ -42,7 +42,7 @@ package struct DeviceService: Sendable {
     /// `DELETE /v1/devices/{id}/biometric-key`: opt-out; biometric assertions from it fail from now on.
     package func optOut(_ deviceId: String, by identity: AccessIdentity, ip: String) async throws {
         try await auditor.recording(
-            "device.opt_out", userId: identity.userId, deviceId: deviceId, clientId: identity.claims.aud, ip: ip
+            .deviceOptOut, userId: identity.userId, deviceId: deviceId, clientId: identity.claims.aud, ip: ip
         ) {
             let device = try await ownDevice(deviceId, of: identity)
             guard try await store.removeBiometricKey(deviceId: device.id) else {

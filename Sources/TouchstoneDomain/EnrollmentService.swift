@@ -51,12 +51,12 @@ package struct EnrollmentService: Sendable {
         // With a code, the attempt proves right only once the code does too.
         let user = try await passwords.verify(
             username: request.username, password: request.password, clientId: app.clientId, ip: ip,
-            event: "enrollment.start", forgiving: code == nil)
+            event: .enrollmentStart, forgiving: code == nil)
         var codeHash: String?
         if let code {
             guard let digest = try await store.unusedRecoveryCode(code, of: user.id) else {
                 await auditor.record(
-                    "enrollment.start", outcome: "invalid_credentials", userId: user.id, clientId: app.clientId, ip: ip,
+                    .enrollmentStart, outcome: .refused(.invalidCredentials), userId: user.id, clientId: app.clientId, ip: ip,
                     detail: "wrong or used recovery code")
                 throw ProblemError.invalidCredentials
             }
@@ -67,7 +67,7 @@ package struct EnrollmentService: Sendable {
             try await store.hasRecoveryCredentials(userId: user.id)
         {
             await auditor.record(
-                "enrollment.start", outcome: "recovery_code_required", userId: user.id, clientId: app.clientId, ip: ip)
+                .enrollmentStart, outcome: .refused(.recoveryCodeRequired), userId: user.id, clientId: app.clientId, ip: ip)
             throw Self.recoveryCodeRequired
         }
         let now = clock.now()
@@ -79,7 +79,7 @@ package struct EnrollmentService: Sendable {
             throw ProblemError.invalidCredentials
         }
         await auditor.record(
-            "enrollment.start", outcome: "ok", userId: user.id, clientId: app.clientId, ip: ip,
+            .enrollmentStart, outcome: .ok, userId: user.id, clientId: app.clientId, ip: ip,
             detail: codeHash == nil ? nil : "with a recovery code")
         return EnrollmentStarted(
             enrollmentId: enrollment.id, challenge: enrollment.challenge, expiresAt: enrollment.challengeExpiresAt)
@@ -96,7 +96,7 @@ package struct EnrollmentService: Sendable {
         return try await hasher.admitting(if: request.pin != nil) {
             try await metrics.countingEnrollment {
                 try await auditor.recording(
-                    "enrollment.complete", userId: enrollment.userId, clientId: app.clientId, ip: ip, success: false
+                    .enrollmentComplete, userId: enrollment.userId, clientId: app.clientId, ip: ip, success: false
                 ) {
                     try await complete(enrollment, app: app, request, ip: ip, now: now)
                 }
@@ -224,7 +224,7 @@ package struct EnrollmentService: Sendable {
         var detail = previous.map { "replaced \($0.id)" }
         if case .recoveryCode = condition { detail = "with a recovery code" }
         await auditor.record(
-            "enrollment.complete", outcome: "ok", userId: enrollment.userId, deviceId: device.id,
+            .enrollmentComplete, outcome: .ok, userId: enrollment.userId, deviceId: device.id,
             clientId: app.clientId, ip: ip, detail: detail)
         return .completed(EnrollmentCompleted(deviceId: device.id, session: try await sessionIssuer.issue(session)))
     }
@@ -247,7 +247,7 @@ package struct EnrollmentService: Sendable {
                 retryAfter: Int(ApprovalLimits.standard.coolDown))
         }
         await auditor.record(
-            "enrollment.complete", outcome: "approval_pending", userId: enrollment.userId, clientId: enrollment.clientId,
+            .enrollmentComplete, outcome: .approvalPending, userId: enrollment.userId, clientId: enrollment.clientId,
             ip: device.ip)
         return .pending(
             EnrollmentPending(enrollmentId: enrollment.id, pollSecret: pollSecret, expiresAt: expiresAt, number: number))
@@ -292,7 +292,7 @@ package struct EnrollmentService: Sendable {
             let challenge = enrollment.approvalChallenge, let expiresAt = enrollment.pendingExpiresAt
         else { throw ProblemError(.notFound, detail: "No such enrolment.") }
         return try await auditor.recording(
-            "enrollment.decide", userId: enrollment.userId, clientId: enrollment.clientId, ip: ip
+            .enrollmentDecide, userId: enrollment.userId, clientId: enrollment.clientId, ip: ip
         ) {
             let target = DecisionTarget(
                 id: id, challenge: challenge, expiresAt: expiresAt, isDecided: enrollment.state != .pending,

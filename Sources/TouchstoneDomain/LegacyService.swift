@@ -29,7 +29,7 @@ package struct LegacyService: Sendable {
     package func register(username: String, key: String, password: String, ip: String) async throws -> String {
         let der = try publicKeyDER(key)
         let user = try await passwords.verify(
-            username: username, password: password, clientId: Self.clientId, ip: ip, event: "legacy.pubkey")
+            username: username, password: password, clientId: Self.clientId, ip: ip, event: .legacyPubkey)
         do {
             // A password changed since it was checked registers nothing.
             guard
@@ -40,13 +40,13 @@ package struct LegacyService: Sendable {
         } catch StoreError.conflict {
             throw ProblemError(.keyExists)
         }
-        await auditor.record("legacy.pubkey", outcome: "ok", userId: user.id, clientId: Self.clientId, ip: ip)
+        await auditor.record(.legacyPubkey, outcome: .ok, userId: user.id, clientId: Self.clientId, ip: ip)
         return user.id
     }
 
     /// `POST /login`: a session (`amr:["legacy"]`, `acr:"aal1"`) for a fresh RS256 JWT of a registered key.
     package func login(jwt: String, ip: String) async throws -> Session {
-        try await auditor.recording("legacy.login", clientId: Self.clientId, ip: ip) {
+        try await auditor.recording(.legacyLogin, clientId: Self.clientId, ip: ip) {
             let (sub, exp) = try await verify(jwt)
             guard let key = try await store.legacyKey(sub: sub) else { throw ProblemError.invalidAssertion }
             let signingInput = String(jwt[..<(jwt.lastIndex(of: ".") ?? jwt.endIndex)])

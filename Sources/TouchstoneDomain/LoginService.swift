@@ -25,7 +25,7 @@ package struct LoginService: Sendable {
         guard request.purpose == Self.purpose else { throw ProblemError.invalidRequest("purpose must be \"login\"") }
         let device = try await store.device(id: request.deviceId)
         return try await auditor.recording(
-            "challenge", userId: device?.userId, deviceId: request.deviceId, ip: ip, success: false
+            .challenge, userId: device?.userId, deviceId: request.deviceId, ip: ip, success: false
         ) {
             guard let device else { throw ProblemError.deviceNotFound }
             guard device.isActive else { throw ProblemError.deviceRevoked }
@@ -51,7 +51,7 @@ package struct LoginService: Sendable {
             try await metrics.countingLogin(method) {
                 // Refusals are audited here; an accepted login is audited in the transaction that stores its session.
                 try await auditor.recording(
-                    "login", userId: device?.userId, deviceId: device?.id ?? token?.issuer, clientId: app.clientId,
+                    .login, userId: device?.userId, deviceId: device?.id ?? token?.issuer, clientId: app.clientId,
                     ip: ip, success: false
                 ) {
                     guard let token, let device else { throw ProblemError.invalidAssertion }
@@ -94,7 +94,7 @@ package struct LoginService: Sendable {
             effect = .issue(
                 session: prepared.record, refreshTokenHash: prepared.refreshTokenHash, signer: assertion.signer(pin: pin),
                 audit: auditor.event(
-                    "login", outcome: "ok", userId: device.userId, deviceId: device.id, clientId: app.clientId, ip: ip))
+                    .login, outcome: .ok, userId: device.userId, deviceId: device.id, clientId: app.clientId, ip: ip))
         }
         let outcome = try await store.commitLogin(
             LoginCommit(

@@ -38,7 +38,7 @@ package struct PasskeyService: Sendable {
         -> CeremonyOptions<PublicKeyCredentialCreationOptionsJSON>
     {
         try await auditor.recording(
-            "passkey.register.start", userId: identity.userId, clientId: identity.claims.aud, ip: ip, success: false
+            .passkeyRegisterStart, userId: identity.userId, clientId: identity.claims.aud, ip: ip, success: false
         ) {
             // The first credential is re-checked when it is stored: nothing may have been added meanwhile.
             let firstOnly = !(try await store.hasCredentials(userId: identity.userId))
@@ -66,7 +66,7 @@ package struct PasskeyService: Sendable {
     ) async throws -> PasskeyRegistered {
         let name = try Self.validName(request.name)
         return try await auditor.recording(
-            "passkey.register", userId: identity.userId, clientId: identity.claims.aud, ip: ip
+            .passkeyRegister, userId: identity.userId, clientId: identity.claims.aud, ip: ip
         ) {
             let now = clock.now()
             guard
@@ -136,7 +136,7 @@ package struct PasskeyService: Sendable {
         let app = try await store.existingApp(request.clientId ?? AppRecord.demo.clientId)
         let stored = try await store.passkey(credentialId: request.credential.rawId.base64URL)
         return try await auditor.recording(
-            "passkey.login", userId: stored?.userId, clientId: app.clientId, ip: ip
+            .passkeyLogin, userId: stored?.userId, clientId: app.clientId, ip: ip
         ) {
             let now = clock.now()
             guard
@@ -195,7 +195,7 @@ package struct PasskeyService: Sendable {
     /// `DELETE /v1/webauthn/credentials/{id}`: needs a privileged (stepped-up) token.
     package func delete(_ credentialId: String, by identity: AccessIdentity, ip: String) async throws {
         try await auditor.recording(
-            "passkey.remove", userId: identity.userId, clientId: identity.claims.aud, ip: ip
+            .passkeyRemove, userId: identity.userId, clientId: identity.claims.aud, ip: ip
         ) {
             guard identity.isPrivileged else {
                 throw ProblemError(.stepUpRequired, detail: "Removing a passkey needs a recent step-up.")

@@ -15,7 +15,7 @@ struct PasswordCheck: Sendable {
     /// - Throws: 503 `temporarily_unavailable` when the hashing gate is full (nothing counted), 429
     ///   `too_many_attempts` while throttled, 401 `invalid_credentials` for any wrong pair.
     func verify(
-        username: String, password: String, clientId: String, ip: String, event: String, forgiving: Bool = true
+        username: String, password: String, clientId: String, ip: String, event: AuditEventType, forgiving: Bool = true
     ) async throws -> UserRecord {
         try await hasher.admitting {
             try await throttle.admit(username: username, address: ip)
@@ -24,7 +24,7 @@ struct PasswordCheck: Sendable {
                 try await hasher.verify(password, against: user?.passwordHash), let user
             else {
                 await auditor.record(
-                    event, outcome: "invalid_credentials", userId: user?.id, clientId: clientId, ip: ip)
+                    event, outcome: .refused(.invalidCredentials), userId: user?.id, clientId: clientId, ip: ip)
                 throw ProblemError.invalidCredentials
             }
             if forgiving {

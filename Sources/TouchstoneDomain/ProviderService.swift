@@ -263,7 +263,7 @@ package struct ProviderService: Sendable {
     private func end(_ session: ProviderSessionRecord, clientId: String?, at now: Date) async throws {
         try await store.endProviderSession(id: session.id, at: now)
         if session.endedAt == nil {
-            await auditor.record("oidc.logout", outcome: "ok", userId: session.userId, clientId: clientId)
+            await auditor.record(.oidcLogout, outcome: .ok, userId: session.userId, clientId: clientId)
         }
     }
 
@@ -301,7 +301,7 @@ package struct ProviderService: Sendable {
                 record, spending: requestId, newSession: newSession.map { (session, $0.tokenHash, $0.signIn) }, at: now)
         else { throw Self.requestGone }
         await auditor.record(
-            "oidc.authorize", outcome: "ok", userId: session.userId, clientId: request.clientId)
+            .oidcAuthorize, outcome: .ok, userId: session.userId, clientId: request.clientId)
         return code
     }
 

@@ -16,7 +16,7 @@ package struct RecoveryService: Sendable {
     /// - ⚠️ The codes are shown this once: the answer must not be cached (`Cache-Control: no-store`).
     package func createCodes(by identity: AccessIdentity, ip: String) async throws -> RecoveryCodes {
         try await auditor.recording(
-            "recovery_codes.create", userId: identity.userId, deviceId: identity.deviceId,
+            .recoveryCodesCreate, userId: identity.userId, deviceId: identity.deviceId,
             clientId: identity.claims.aud, ip: ip
         ) {
             try StepUpService.requirePrivilege(identity)

@@ -37,7 +37,7 @@ package struct SessionService: Sendable {
         let hash = SecretDigest.sha256(refreshToken)
         let found = try await store.refreshToken(hash: hash)
         return try await auditor.recording(
-            "refresh", userId: found?.session.userId, deviceId: found?.session.deviceId,
+            .refresh, userId: found?.session.userId, deviceId: found?.session.deviceId,
             clientId: found?.session.clientId, ip: ip, success: false
         ) {
             // A refresh token of an OpenID Connect client is the client's, at /oauth2/token with its authentication.
@@ -103,7 +103,7 @@ package struct SessionService: Sendable {
     /// - Throws: 404 `not_found` for an unknown or ended session, or another user's; 403 `step_up_required`.
     package func end(_ sessionId: String, by identity: AccessIdentity, ip: String) async throws {
         try await auditor.recording(
-            "session.end", userId: identity.userId, deviceId: identity.deviceId, clientId: identity.claims.aud, ip: ip
+            .sessionEnd, userId: identity.userId, deviceId: identity.deviceId, clientId: identity.claims.aud, ip: ip
         ) {
             let notFound = ProblemError(.notFound, detail: "No such session.")
             guard let session = try await store.session(id: sessionId), session.userId == identity.userId,

@@ -23,14 +23,14 @@ package struct StepUpService: Sendable {
 
     private func checkPassword(_ identity: AccessIdentity, password: String, ip: String) async throws -> StepUpToken {
         try await auditor.recording(
-            "step_up", userId: identity.userId, deviceId: identity.deviceId, clientId: identity.claims.aud, ip: ip
+            .stepUp, userId: identity.userId, deviceId: identity.deviceId, clientId: identity.claims.aud, ip: ip
         ) {
             guard identity.session.acr == "aal2" else {
                 throw ProblemError(.insufficientAuthentication, detail: "A password session cannot step up; log in with a device first.")
             }
             guard let user = try await store.user(id: identity.userId) else { throw ProblemError.unauthorized }
             let checked = try await passwords.verify(
-                username: user.username, password: password, clientId: identity.claims.aud, ip: ip, event: "step_up")
+                username: user.username, password: password, clientId: identity.claims.aud, ip: ip, event: .stepUp)
             // A password changed while this one was checked ends this session anyway, unless it made the change.
             guard try await store.user(id: identity.userId)?.passwordHash == checked.passwordHash else {
                 throw ProblemError.invalidCredentials
@@ -50,7 +50,7 @@ package struct StepUpService: Sendable {
 
     private func storePIN(_ pin: String, deviceId: String, by identity: AccessIdentity, ip: String) async throws {
         try await auditor.recording(
-            "device.set_pin", userId: identity.userId, deviceId: deviceId, clientId: identity.claims.aud, ip: ip
+            .deviceSetPIN, userId: identity.userId, deviceId: deviceId, clientId: identity.claims.aud, ip: ip
         ) {
             guard let device = try await store.device(id: deviceId), device.userId == identity.userId,
                 device.isActive
@@ -77,7 +77,7 @@ package struct StepUpService: Sendable {
 
     private func storePassword(_ password: String, by identity: AccessIdentity, ip: String) async throws {
         try await auditor.recording(
-            "account.set_password", userId: identity.userId, deviceId: identity.deviceId,
+            .accountSetPassword, userId: identity.userId, deviceId: identity.deviceId,
             clientId: identity.claims.aud, ip: ip
         ) {
             try Self.requirePrivilege(identity)

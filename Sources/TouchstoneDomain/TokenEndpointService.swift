@@ -89,7 +89,7 @@ package struct TokenEndpointService: Sendable {
             hash: hash, session: session, refreshTokenHash: SecretDigest.sha256(refreshToken), at: now)
         {
         case .redeemed:
-            await auditor.record("oidc.token", outcome: "ok", userId: session.userId, clientId: client.clientId)
+            await auditor.record(.oidcToken, outcome: .ok, userId: session.userId, clientId: client.clientId)
             return try await tokens(for: session, client: client, nonce: record.nonce, refreshToken: refreshToken)
         case .reused: throw OAuthError.invalidGrant("the code was used")
         case .providerSessionEnded: throw OAuthError.invalidGrant("the sign-in behind the code has ended")

@@ -33,7 +33,7 @@ package struct WebLoginService: Sendable {
         let status = try await store.createWebLogin(
             webLogin, limits: .standard)
         await auditor.record(
-            "web_login.start", outcome: status == .pending ? "ok" : "suppressed", userId: user?.id,
+            .webLoginStart, outcome: status == .pending ? .ok : .suppressed, userId: user?.id,
             clientId: app.clientId, ip: ip, detail: webLogin.id)
         return WebLoginStarted(webLoginId: webLogin.id, number: number, pollSecret: pollSecret, expiresAt: webLogin.expiresAt)
     }
@@ -86,7 +86,7 @@ package struct WebLoginService: Sendable {
     private func record(_ webLogin: WebLoginRecord, assertion: String, ip: String) async throws -> DecisionRecorded {
         let id = webLogin.id
         return try await auditor.recording(
-            "web_login.decide", userId: webLogin.userId, clientId: webLogin.clientId, ip: ip
+            .webLoginDecide, userId: webLogin.userId, clientId: webLogin.clientId, ip: ip
         ) {
             let target = DecisionTarget(
                 id: webLogin.id, challenge: webLogin.challenge, expiresAt: webLogin.expiresAt,

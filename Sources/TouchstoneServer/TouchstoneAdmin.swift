@@ -64,10 +64,10 @@ public final class TouchstoneAdmin: Sendable {
         try await store.saveApp(
             AppRecord(clientId: policy.clientId, publisher: policy.publisher, policy: policy, attestedApps: attestedApps),
             at: clock.now())
-        await audit("admin.app.save", clientId: policy.clientId)
+        await audit(.adminAppSave, clientId: policy.clientId)
         guard let (record, secret) = registration else { return nil }
         try await store.saveOIDCClient(record)
-        await audit("admin.oidc_client.save", clientId: policy.clientId)
+        await audit(.adminOIDCClientSave, clientId: policy.clientId)
         return secret
     }
 
@@ -82,7 +82,7 @@ public final class TouchstoneAdmin: Sendable {
         let key = "tsk_" + SecretDigest.randomToken()
         try await store.createAPIKey(
             APIKeyRecord(id: id, clientId: clientId, createdAt: clock.now(), revokedAt: nil), hash: SecretDigest.sha256(key))
-        await audit("admin.api_key.create", clientId: clientId, detail: id)
+        await audit(.adminAPIKeyCreate, clientId: clientId, detail: id)
         return (id, key)
     }
 
@@ -97,7 +97,7 @@ public final class TouchstoneAdmin: Sendable {
         guard try await store.revokeAPIKey(id: id, at: clock.now()) else {
             throw ConfigurationError("no unrevoked API key \(id)")
         }
-        await audit("admin.api_key.revoke", detail: id)
+        await audit(.adminAPIKeyRevoke, detail: id)
     }
 
     public func users() async throws -> [UserView] {
@@ -139,7 +139,7 @@ public final class TouchstoneAdmin: Sendable {
         else {
             throw ConfigurationError("no active device \(deviceId)")
         }
-        await audit("device.revoke", userId: device.userId, deviceId: deviceId, detail: "by administrator")
+        await audit(.deviceRevoke, userId: device.userId, deviceId: deviceId, detail: "by administrator")
     }
 
     /// Resets a user for a helpdesk that has checked their identity out of band: revokes every device and passkey,
@@ -149,7 +149,7 @@ public final class TouchstoneAdmin: Sendable {
     public func resetUser(username: String) async throws {
         guard let user = try await store.user(username: username) else { throw ConfigurationError("no user \(username)") }
         try await store.resetUser(userId: user.id, at: clock.now())
-        await audit("admin.user.reset", userId: user.id, detail: username)
+        await audit(.adminUserReset, userId: user.id, detail: username)
     }
 
     public func auditEvents(since: Date?, username: String?) async throws -> [AuditEvent] {
@@ -164,16 +164,17 @@ public final class TouchstoneAdmin: Sendable {
     /// Publishes a new signing key now; servers sign with it ten minutes later.
     public func rotateSigningKey() async throws -> (kid: String, activatesAt: Date) {
         let key = try await TokenSigner.rotate(store: store, now: clock.now())
-        await audit("admin.signing_key.rotate", detail: key.kid)
+        await audit(.adminSigningKeyRotate, detail: key.kid)
         return (key.kid, key.activatesAt)
     }
 
     private func audit(
-        _ event: String, userId: String? = nil, deviceId: String? = nil, clientId: String? = nil, detail: String? = nil
+        _ event: AuditEventType, userId: String? = nil, deviceId: String? = nil, clientId: String? = nil,
+        detail: String? = nil
     ) async {
         try? await store.audit(
             AuditEvent(
-                at: clock.now(), event: event, outcome: "ok", userId: userId, deviceId: deviceId, clientId: clientId,
+                at: clock.now(), event: event, outcome: .ok, userId: userId, deviceId: deviceId, clientId: clientId,
                 ip: "admin", detail: detail, actor: "admin"))
     }
 }

@@ -23,7 +23,7 @@ struct RegistrationTests {
                 try await client.register(username: "ana", password: LiveServer.password, pin: LiveServer.pin)
             }
             #expect(transport.requests.isEmpty)
-            #expect(try await server.auditEvents("enrollment.start").isEmpty)
+            #expect(try await server.auditEvents(.enrollmentStart).isEmpty)
             #expect(profile.files.isEmpty)
         }
     }
@@ -41,7 +41,7 @@ struct RegistrationTests {
                 try await client.register(username: "ana", password: LiveServer.password, pin: pin)
             }
             #expect(transport.requestsBesidesPolicy.isEmpty)
-            #expect(try await server.auditEvents("enrollment.start").isEmpty)
+            #expect(try await server.auditEvents(.enrollmentStart).isEmpty)
             #expect(profile.files.isEmpty)
         }
     }

@@ -28,7 +28,7 @@ import TouchstoneTestSupport
                 signer: SigningDevice(
                     deviceId: device.id, signedWithBiometricKey: true, keyThumbprint: thumbprint, pin: nil),
                 audit: AuditEvent(
-                    at: harness.now, event: "login", outcome: "ok", userId: device.userId, deviceId: device.id,
+                    at: harness.now, event: .login, outcome: .ok, userId: device.userId, deviceId: device.id,
                     clientId: device.clientId, ip: "127.0.0.1", detail: nil)))
     }
 
@@ -65,7 +65,7 @@ import TouchstoneTestSupport
             let commit = try await issue(harness, device: device, challenge: challenge)
             #expect(try await harness.store.commitLogin(commit) == .refused(.keyRemoved))
             let audit = try await harness.store.auditEvents(since: nil, userId: device.userId)
-            #expect(!audit.contains { $0.event == "login" && $0.outcome == "ok" }, "\(audit)")
+            #expect(!audit.contains { $0.event == .login && $0.outcome.rawValue == "ok" }, "\(audit)")
         }
     }
 
@@ -83,7 +83,7 @@ import TouchstoneTestSupport
             guard case .issue(_, let refreshTokenHash, _, _) = commit.effect else { return }
             #expect(try await harness.store.refreshToken(hash: refreshTokenHash)?.session.id == sessionId)
             let audit = try await harness.store.auditEvents(since: nil, userId: device.userId)
-            #expect(audit.contains { $0.event == "login" && $0.outcome == "ok" && $0.deviceId == device.id })
+            #expect(audit.contains { $0.event == .login && $0.outcome.rawValue == "ok" && $0.deviceId == device.id })
             // An unknown challenge is refused.
             let other = try await issue(harness, device: device, challenge: "not-a-challenge")
             #expect(try await harness.store.commitLogin(other) == .challengeInvalid)

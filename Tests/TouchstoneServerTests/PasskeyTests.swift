@@ -464,10 +464,10 @@ import TouchstoneWebAuthnTestSupport
                 try await verifyAuthentication(h, late.ceremonyId, assertion(authenticator, late, userHandle: userId)),
                 401, .ceremonyInvalid)
 
-            let events = try await h.store.auditEvents(since: nil, userId: userId).filter { $0.event == "passkey.login" }
-            #expect(events.map(\.outcome).filter { $0 == "ok" }.count == 1)
-            #expect(events.contains { $0.outcome == "webauthn_verification_failed" })
-            #expect(events.contains { $0.outcome == "ceremony_invalid" })
+            let events = try await h.store.auditEvents(since: nil, userId: userId).filter { $0.event == .passkeyLogin }
+            #expect(events.map(\.outcome).filter { $0 == .ok }.count == 1)
+            #expect(events.contains { $0.outcome.rawValue == "webauthn_verification_failed" })
+            #expect(events.contains { $0.outcome.rawValue == "ceremony_invalid" })
         }
     }
 

@@ -116,7 +116,7 @@ import TouchstoneTestSupport
                 #expect(try await guess("next", from: "::ffff:192.0.2.1") == 429)
                 #expect(try await guess("next", from: "192.0.2.2") == 401)
             }
-            let refused = try await h.store.auditEvents(since: nil, userId: nil).filter { $0.outcome == "invalid_credentials" }
+            let refused = try await h.store.auditEvents(since: nil, userId: nil).filter { $0.outcome.rawValue == "invalid_credentials" }
             #expect(Set(refused.compactMap(\.ip)).isSuperset(of: ["2001:db8::1", "2001:db8::14", "::ffff:192.0.2.1"]),
                 "the audit keeps the full address: \(refused.map(\.ip))")
         }

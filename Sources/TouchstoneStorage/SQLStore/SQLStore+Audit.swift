@@ -21,7 +21,7 @@ extension SQLStore {
     static func auditValues(_ event: AuditEvent) -> [any Encodable & Sendable] {
         [
             RecordID.timeOrdered(at: event.at), Int64((event.at.timeIntervalSince1970 * 1000).rounded(.down)),
-            event.event, event.outcome, event.userId, event.deviceId, event.clientId, event.ip, event.detail,
+            event.event.rawValue, event.outcome.rawValue, event.userId, event.deviceId, event.clientId, event.ip, event.detail,
             event.requestId, event.userAgent, event.actor,
         ]
     }
@@ -40,7 +40,8 @@ extension SQLStore {
             ).all().map { row in
                 AuditEvent(
                     at: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "at_ms", as: Int64.self)) / 1000),
-                    event: try row.string("event"), outcome: try row.string("outcome"),
+                    event: AuditEventType(rawValue: try row.string("event")),
+                    outcome: AuditOutcome(rawValue: try row.string("outcome")),
                     userId: try row.optionalString("user_id"), deviceId: try row.optionalString("device_id"),
                     clientId: try row.optionalString("client_id"), ip: try row.optionalString("ip"),
                     detail: try row.optionalString("detail"), requestId: try row.optionalString("request_id"),

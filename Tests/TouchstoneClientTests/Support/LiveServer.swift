@@ -180,8 +180,8 @@ struct LiveServer: Sendable {
         return try #require(try await store.session(id: sid))
     }
 
-    /// Audit events of one kind, e.g. `enrollment.start`.
-    func auditEvents(_ event: String) async throws -> [AuditEvent] {
+    /// Audit events of one kind, e.g. `.enrollmentStart`.
+    func auditEvents(_ event: AuditEventType) async throws -> [AuditEvent] {
         try await store.auditEvents(since: nil, userId: nil).filter { $0.event == event }
     }
 }

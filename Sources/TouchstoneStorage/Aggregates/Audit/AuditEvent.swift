@@ -3,8 +3,8 @@ import Foundation
 /// One audited event.
 public struct AuditEvent: Sendable, Equatable, Codable {
     public var at: Date
-    public var event: String
-    public var outcome: String
+    public var event: AuditEventType
+    public var outcome: AuditOutcome
     public var userId: String?
     public var deviceId: String?
     public var clientId: String?
@@ -19,8 +19,8 @@ public struct AuditEvent: Sendable, Equatable, Codable {
 
     package init(
         at: Date,
-        event: String,
-        outcome: String,
+        event: AuditEventType,
+        outcome: AuditOutcome,
         userId: String? = nil,
         deviceId: String? = nil,
         clientId: String?,
