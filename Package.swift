@@ -27,7 +27,6 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
@@ -202,6 +201,8 @@ let package = Package(
             dependencies: [
                 "TouchstoneProtocol",
                 "TouchstoneCrypto",
+                // The migrated template of each store (`MigratedTemplate`) runs the server's own migrations.
+                "TouchstoneStorage",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
@@ -293,8 +294,11 @@ let package = Package(
             dependencies: [
                 "TouchstoneProtocol", "TouchstoneTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "Logging", package: "swift-log"),
+                // The DevTools client's WebSocket.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
     ]

@@ -14,7 +14,8 @@ import TouchstoneTestSupport
 @testable import TouchstoneServer
 @testable import TouchstoneStorage
 
-/// A server on a fresh SQLite file with a manual clock, driven through its router.
+/// A server on a fresh database (a copy of the migrated template, on SQLite and on PostgreSQL) with a manual clock,
+/// driven through its router.
 struct Harness {
     static let issuer = "http://localhost:8080"
     static let password = "correct horse battery"
@@ -72,7 +73,7 @@ struct Harness {
     private static func serve(
         _ kind: TestDatabase.Kind, settings: ServerSettings, logger: Logger?, _ body: @Sendable (Harness) async throws -> Void
     ) async throws {
-        try await TestDatabase.with(kind) { database in
+        try await TestDatabase.withMigrated(kind) { database in
             let clock = ManualClock()
             let logger = logger ?? {
                 var logger = Logger(label: "test")

@@ -48,8 +48,6 @@ enum Chromium {
             try executable(),
             [
                 "--headless=new", "--no-sandbox", "--remote-debugging-port=0", "--user-data-dir=\(profile)",
-                // The WebSocket client sends `Origin: ws://127.0.0.1`; DevTools refuses other origins.
-                "--remote-allow-origins=ws://127.0.0.1",
                 "--no-first-run", "--no-default-browser-check", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-extensions", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--password-store=basic", "--mute-audio", "--hide-scrollbars",

@@ -1,6 +1,4 @@
 import Foundation
-import HummingbirdWSClient
-import Logging
 import Synchronization
 
 /// A Chrome DevTools Protocol connection over one WebSocket: commands `{id, method, params, sessionId?}` answered by
@@ -39,30 +37,14 @@ final class DevToolsConnection: Sendable {
     static func withConnection<T: Sendable>(
         to url: String, _ body: (DevToolsConnection) async throws -> T
     ) async throws -> T {
+        // Screenshots arrive as one large text message.
+        let socket = try await WebSocketChannel.connect(to: url, maxMessageSize: 64 << 20)
         let (messages, continuation) = AsyncStream.makeStream(of: String.self)
         let connection = DevToolsConnection(outbound: continuation)
-        // Screenshots arrive as one large text message.
-        let limit = 64 << 20
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
-                    try await WebSocketClient.connect(
-                        url: url, configuration: .init(maxFrameSize: limit), logger: Logger(label: "cdp")
-                    ) { inbound, outbound, _ in
-                        try await withThrowingTaskGroup(of: Void.self) { directions in
-                            directions.addTask {
-                                for await text in messages { try await outbound.write(.text(text)) }
-                                try await outbound.close(.normalClosure, reason: nil)
-                            }
-                            directions.addTask {
-                                for try await message in inbound.messages(maxSize: limit) {
-                                    if case .text(let text) = message { connection.receive(text) }
-                                }
-                            }
-                            try await directions.next()
-                            directions.cancelAll()
-                        }
-                    }
+                    try await socket.exchange(sending: messages) { connection.receive($0) }
                     connection.close(Failure(description: "the DevTools connection closed"))
                 } catch {
                     connection.close(error)

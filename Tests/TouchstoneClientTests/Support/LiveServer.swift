@@ -34,7 +34,7 @@ struct LiveServer: Sendable {
     static func run(_ body: @Sendable (LiveServer) async throws -> Void) async throws {
         for kind in TestDatabase.kinds {
             try await ServerSlots.shared.withSlot {
-                try await TestDatabase.with(kind) { database in
+                try await TestDatabase.withMigrated(kind) { database in
                     try await run(database: database, body)
                 }
             }
