@@ -14,8 +14,8 @@ package struct AccessTokenClaims: JWTPayload, Equatable {
     package var sub: String
     var sid: String
     package var did: String?
-    package var amr: [String]
-    package var acr: String
+    package var amr: [AuthenticationMethod]
+    package var acr: AssuranceLevel
     package var auth_time: Int64
     package var scope: String
     package var cnf: Confirmation?
@@ -30,8 +30,8 @@ package struct AccessTokenClaims: JWTPayload, Equatable {
 extension AccessTokenClaims: HandWrittenJSON {
     /// In sorted order, leaving out `did` and `cnf` when absent, as the synthesized `Encodable` does.
     package func writeJSON(into object: inout JSONObjectWriter) {
-        object.member("acr", acr)
-        object.member("amr", amr)
+        object.member("acr", acr.rawValue)
+        object.member("amr", amr.map(\.rawValue))
         object.member("aud", aud)
         object.member("auth_time", auth_time)
         if let cnf { object.member("cnf") { $0.member("jkt", cnf.jkt) } }

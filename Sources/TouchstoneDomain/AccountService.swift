@@ -65,7 +65,7 @@ package struct AccountService: Sendable {
             username: request.username, password: request.password, clientId: app.clientId, ip: ip,
             event: .passwordLogin)
         let session = sessionIssuer.prepare(
-            userId: user.id, device: nil, clientId: app.clientId, amr: ["pwd"], acr: "aal1", ip: ip)
+            userId: user.id, device: nil, clientId: app.clientId, amr: [.password], acr: .aal1, ip: ip)
         // A password changed since it was checked ends every session, this one included.
         guard
             try await store.createPasswordSession(

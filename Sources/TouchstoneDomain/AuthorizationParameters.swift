@@ -1,4 +1,5 @@
 import Foundation
+import TouchstoneProtocol
 import TouchstoneStorage
 
 /// A checked authorization request (OpenID Connect Core §3.1.2.1 with PKCE, RFC 7636): what the provider keeps while
@@ -18,13 +19,11 @@ package struct AuthorizationParameters: Codable, Sendable, Equatable {
     package var prompts: [Prompt]
     package var maxAge: Int?
     /// The levels the session must reach one of; empty for any.
-    package var acrValues: [String]
+    package var acrValues: [AssuranceLevel]
     package var loginHint: String?
 
     /// The scopes a client can be granted.
     static let supportedScopes = ["openid", "profile", "offline_access"]
-    /// The authentication levels, weakest first.
-    static let levels = ["aal1", "aal2"]
     /// The longest value of any parameter.
     static let maximumLength = 2_048
 
@@ -42,21 +41,21 @@ package struct AuthorizationParameters: Codable, Sendable, Equatable {
 
     /// Whether an existing sign-in of level `acr` at `authTime` satisfies `acr_values` and `max_age` at `now`
     /// (`max_age=0` asks for a new sign-in, as `prompt=login` does).
-    func isSatisfied(byACR acr: String, authTime: Date, now: Date) -> Bool {
+    func isSatisfied(byACR acr: AssuranceLevel, authTime: Date, now: Date) -> Bool {
         if let maxAge, maxAge == 0 || now.timeIntervalSince(authTime) > TimeInterval(maxAge) { return false }
         return Self.satisfies(acr: acr, acrValues: acrValues)
     }
 
     /// Whether a sign-in of level `acr` reaches one of `acrValues` (a stronger level satisfies a weaker one).
-    static func satisfies(acr: String, acrValues: [String]) -> Bool {
+    static func satisfies(acr: AssuranceLevel, acrValues: [AssuranceLevel]) -> Bool {
         guard !acrValues.isEmpty else { return true }
-        let rank = levels.firstIndex(of: acr) ?? -1
-        return acrValues.contains { levels.firstIndex(of: $0).map { rank >= $0 } ?? false }
+        let rank = AssuranceLevel.all.firstIndex(of: acr) ?? -1
+        return acrValues.contains { AssuranceLevel.all.firstIndex(of: $0).map { rank >= $0 } ?? false }
     }
 
     /// The level the sign-in page must reach: `aal2` when only `aal2` satisfies `acr_values`.
-    var requiredACR: String {
-        Self.satisfies(acr: "aal1", acrValues: acrValues) ? "aal1" : "aal2"
+    var requiredACR: AssuranceLevel {
+        Self.satisfies(acr: .aal1, acrValues: acrValues) ? .aal1 : .aal2
     }
 
     /// Checks every parameter but `client_id` and `redirect_uri`, which the caller has already checked (their errors
@@ -116,7 +115,7 @@ package struct AuthorizationParameters: Codable, Sendable, Equatable {
             self.maxAge = seconds
         }
         let acrValues = try parameters.single("acr_values")?.split(separator: " ").map(String.init) ?? []
-        self.acrValues = acrValues.filter(Self.levels.contains)
+        self.acrValues = acrValues.map(AssuranceLevel.init(rawValue:)).filter(AssuranceLevel.all.contains)
         guard acrValues.isEmpty || !self.acrValues.isEmpty else {
             throw .invalidRequest("acr_values names no level of this provider (aal1, aal2)")
         }

@@ -1,3 +1,4 @@
+import TouchstoneProtocol
 import TouchstoneStorage
 
 /// The claims of a `touchstone-confirmation+jwt`: the server's statement of how a confirmation was decided, signed with
@@ -14,7 +15,7 @@ struct ConfirmationReceipt: Encodable, Sendable {
     package let txn: String
     /// `approve` or `deny`: the device's word.
     package let decision: String
-    package let amr: [String]
+    package let amr: [AuthenticationMethod]
     package let did: String?
     package let iat: Int64
 }

@@ -43,7 +43,7 @@ struct DecisionService: Sendable {
         /// The SHA-256 of the device's decision token: all that is kept of it (it may carry a PIN).
         package let digest: String
         /// How the user was verified.
-        package let amr: [String]
+        package let amr: [AuthenticationMethod]
         /// What recording it writes besides the item (the PIN, the deciding device's state).
         package let commit: DecisionCommit
         package var approves: Bool { claims.decision == "approve" }

@@ -29,7 +29,7 @@ struct DeviceAssertionPipeline: Sendable {
 
         var claims: Claims { token.claims }
         /// How the user was verified: the fingerprint, or the PIN.
-        var amr: [String] { [claims.pin == nil ? "bio" : "pin"] }
+        var amr: [AuthenticationMethod] { [claims.pin == nil ? .biometric : .pin] }
 
         /// The signer the acting transaction must still find, with the checked PIN.
         func signer(pin: PINAttempt?) -> SigningDevice {

@@ -189,7 +189,7 @@ package struct EnrollmentService: Sendable {
             attestation: attestation)
         let session = sessionIssuer.prepare(
             userId: enrollment.userId, device: device, clientId: app.clientId,
-            amr: biometricKey == nil ? ["pin"] : ["bio"], acr: "aal2", ip: ip)
+            amr: [biometricKey == nil ? .pin : .biometric], acr: .aal2, ip: ip)
         var notices = [
             SecurityNotices.draft(
                 .deviceAdded, userId: device.userId, device: device, actingDevice: device.id, ip: ip, at: now)
@@ -273,7 +273,7 @@ package struct EnrollmentService: Sendable {
             else { return EnrollmentPoll(status: .approved, deviceId: enrollment.deviceId) }
             let session = sessionIssuer.prepare(
                 userId: device.userId, device: device, clientId: enrollment.clientId,
-                amr: device.biometricKey == nil ? ["pin"] : ["bio"], acr: "aal2", ip: ip)
+                amr: [device.biometricKey == nil ? .pin : .biometric], acr: .aal2, ip: ip)
             guard
                 try await store.deliverEnrollment(
                     id: id, session: session.record, refreshTokenHash: session.refreshTokenHash)

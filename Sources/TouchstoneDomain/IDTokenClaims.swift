@@ -1,3 +1,5 @@
+import TouchstoneProtocol
+
 /// The claims of an ID token (OpenID Connect Core §2), as the provider signs them.
 package struct IDTokenClaims: Codable, Sendable, Equatable {
     package var iss: String
@@ -7,8 +9,8 @@ package struct IDTokenClaims: Codable, Sendable, Equatable {
     package var exp: Int64
     package var auth_time: Int64
     package var nonce: String?
-    package var acr: String
-    package var amr: [String]
+    package var acr: AssuranceLevel
+    package var amr: [AuthenticationMethod]
     /// base64url of the left half of SHA-256 of the access token (§3.1.3.6).
     package var at_hash: String
     /// The provider session's id, as RP-initiated logout names it.

@@ -54,7 +54,7 @@ package struct LegacyService: Sendable {
             try await gate.spend(
                 digest: SecretDigest.sha256(signingInput), until: exp, replayed: .invalidAssertion)
             let session = sessionIssuer.prepare(
-                userId: key.userId, device: nil, clientId: Self.clientId, amr: ["legacy"], acr: "aal1", ip: ip)
+                userId: key.userId, device: nil, clientId: Self.clientId, amr: [.legacy], acr: .aal1, ip: ip)
             try await store.createSession(session.record, refreshTokenHash: session.refreshTokenHash)
             return try await sessionIssuer.issue(session)
         }

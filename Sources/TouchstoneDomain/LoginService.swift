@@ -89,7 +89,7 @@ package struct LoginService: Sendable {
             }
             let pin = try await pipeline.checkPIN(assertion)
             let prepared = sessionIssuer.prepare(
-                userId: device.userId, device: device, clientId: app.clientId, amr: assertion.amr, acr: "aal2", ip: ip)
+                userId: device.userId, device: device, clientId: app.clientId, amr: assertion.amr, acr: .aal2, ip: ip)
             session = prepared
             effect = .issue(
                 session: prepared.record, refreshTokenHash: prepared.refreshTokenHash, signer: assertion.signer(pin: pin),

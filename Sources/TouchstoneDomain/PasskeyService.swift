@@ -43,7 +43,7 @@ package struct PasskeyService: Sendable {
             // The first credential is re-checked when it is stored: nothing may have been added meanwhile.
             let firstOnly = !(try await store.hasCredentials(userId: identity.userId))
             if !firstOnly {
-                guard identity.claims.acr == "aal2" else { throw Self.insufficientAuthentication }
+                guard identity.claims.acr == .aal2 else { throw Self.insufficientAuthentication }
                 try StepUpService.requirePrivilege(identity)
             }
             guard let user = try await store.user(id: identity.userId) else { throw ProblemError.unauthorized }
@@ -162,7 +162,7 @@ package struct PasskeyService: Sendable {
                 }
                 passkey.lastUsedAt = now
                 let prepared = sessionIssuer.prepare(
-                    userId: passkey.userId, device: nil, clientId: app.clientId, amr: ["passkey"], acr: "aal2", ip: ip)
+                    userId: passkey.userId, device: nil, clientId: app.clientId, amr: [.passkey], acr: .aal2, ip: ip)
                 if try await store.acceptPasskeyAuthentication(
                     passkey, previousSignCount: previous, session: prepared.record,
                     refreshTokenHash: prepared.refreshTokenHash)

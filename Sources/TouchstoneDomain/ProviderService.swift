@@ -307,12 +307,13 @@ package struct ProviderService: Sendable {
 
     /// The `amr` of ID tokens (RFC 8176) for a sign-in on the page: a password, a passkey, or a phone's approval
     /// with its fingerprint or PIN.
-    static func providerAMR(of session: SessionRecord) -> [String] {
+    static func providerAMR(of session: SessionRecord) -> [AuthenticationMethod] {
         if session.approvedBy != nil {
-            return session.amr.contains("pin") ? ["hwk", "pin", "mfa"] : ["hwk", "fpt", "mfa"]
+            return session.amr.contains(.pin)
+                ? [.hardwareKey, .pin, .multipleFactors] : [.hardwareKey, .fingerprint, .multipleFactors]
         }
-        if session.amr.contains("passkey") { return ["hwk", "mfa"] }
-        return ["pwd"]
+        if session.amr.contains(.passkey) { return [.hardwareKey, .multipleFactors] }
+        return [.password]
     }
 
 }

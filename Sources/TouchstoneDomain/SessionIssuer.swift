@@ -37,7 +37,7 @@ package struct SessionIssuer: Sendable {
     ///   - approvedBy: the device whose approval makes this session (a web login); it ends with that device.
     ///   - ip: the address of the request that creates it, as the user's list of sessions shows it.
     package func prepare(
-        userId: String, device: DeviceRecord?, clientId: String, amr: [String], acr: String,
+        userId: String, device: DeviceRecord?, clientId: String, amr: [AuthenticationMethod], acr: AssuranceLevel,
         approvedBy: String? = nil, ip: String?
     ) -> PreparedSession {
         let now = clock.now()

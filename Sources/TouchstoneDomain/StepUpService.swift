@@ -25,7 +25,7 @@ package struct StepUpService: Sendable {
         try await auditor.recording(
             .stepUp, userId: identity.userId, deviceId: identity.deviceId, clientId: identity.claims.aud, ip: ip
         ) {
-            guard identity.session.acr == "aal2" else {
+            guard identity.session.acr == .aal2 else {
                 throw ProblemError(.insufficientAuthentication, detail: "A password session cannot step up; log in with a device first.")
             }
             guard let user = try await store.user(id: identity.userId) else { throw ProblemError.unauthorized }

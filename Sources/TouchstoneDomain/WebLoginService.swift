@@ -53,7 +53,7 @@ package struct WebLoginService: Sendable {
                 return WebLoginPoll(status: .approved)
             }
             let prepared = sessionIssuer.prepare(
-                userId: userId, device: nil, clientId: webLogin.clientId, amr: webLogin.amr ?? ["bio"], acr: "aal2",
+                userId: userId, device: nil, clientId: webLogin.clientId, amr: webLogin.amr ?? [.biometric], acr: .aal2,
                 approvedBy: approver, ip: ip)
             switch try await store.deliverWebLogin(
                 id: id, session: prepared.record, refreshTokenHash: prepared.refreshTokenHash)

@@ -38,13 +38,13 @@ public struct ConfirmationState: Codable, Sendable, Equatable {
     public var status: DecisionStatus
     public var decidedAt: Date?
     public var deviceId: String?
-    public var amr: [String]?
+    public var amr: [AuthenticationMethod]?
     public var txn: String
     /// The decision JWS, as evidence.
     public var decision: String?
 
     public init(
-        confirmationId: String, status: DecisionStatus, decidedAt: Date?, deviceId: String?, amr: [String]?, txn: String,
+        confirmationId: String, status: DecisionStatus, decidedAt: Date?, deviceId: String?, amr: [AuthenticationMethod]?, txn: String,
         decision: String?
     ) {
         self.confirmationId = confirmationId

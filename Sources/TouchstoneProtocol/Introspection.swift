@@ -13,16 +13,16 @@ public struct IntrospectionResult: Codable, Sendable, Equatable {
     public var sub: String?
     public var aud: String?
     public var did: String?
-    public var amr: [String]?
-    public var acr: String?
+    public var amr: [AuthenticationMethod]?
+    public var acr: AssuranceLevel?
     public var scope: String?
     public var exp: Int?
 
     public static let inactive = IntrospectionResult(active: false)
 
     public init(
-        active: Bool, sub: String? = nil, aud: String? = nil, did: String? = nil, amr: [String]? = nil,
-        acr: String? = nil, scope: String? = nil, exp: Int? = nil
+        active: Bool, sub: String? = nil, aud: String? = nil, did: String? = nil, amr: [AuthenticationMethod]? = nil,
+        acr: AssuranceLevel? = nil, scope: String? = nil, exp: Int? = nil
     ) {
         self.active = active
         self.sub = sub

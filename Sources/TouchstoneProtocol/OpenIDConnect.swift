@@ -22,7 +22,7 @@ public struct OpenIDConfiguration: Codable, Sendable, Equatable {
     public var claimsSupported = [
         "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "acr", "amr", "at_hash", "sid", "preferred_username",
     ]
-    public var acrValuesSupported = ["aal1", "aal2"]
+    public var acrValuesSupported = AssuranceLevel.all
     public var promptValuesSupported = ["none", "login"]
     public var authorizationResponseIssParameterSupported = true
     public var requestParameterSupported = false
@@ -151,13 +151,13 @@ public struct SignInRequest: Codable, Sendable, Equatable {
     /// The site's display name.
     public var clientName: String
     /// `aal2` when the site accepts only a passkey or a phone approval.
-    public var requiredAcr: String
+    public var requiredAcr: AssuranceLevel
     /// The site's `login_hint`, if any.
     public var loginHint: String?
     public var expiresAt: Date
 
     public init(
-        requestId: String, clientId: String, clientName: String, requiredAcr: String, loginHint: String?, expiresAt: Date
+        requestId: String, clientId: String, clientName: String, requiredAcr: AssuranceLevel, loginHint: String?, expiresAt: Date
     ) {
         self.requestId = requestId
         self.clientId = clientId

@@ -48,15 +48,15 @@ public struct Session: Codable, Sendable, Equatable {
     public var refreshToken: String
     public var tokenType: String
     public var expiresIn: Int
-    public var amr: [String]
-    public var acr: String
+    public var amr: [AuthenticationMethod]
+    public var acr: AssuranceLevel
     public var userId: String
     /// `null` (never omitted) for sessions without a device.
     public var deviceId: String?
     public var scope: String
 
     public init(
-        accessToken: String, refreshToken: String, expiresIn: Int, amr: [String], acr: String,
+        accessToken: String, refreshToken: String, expiresIn: Int, amr: [AuthenticationMethod], acr: AssuranceLevel,
         userId: String, deviceId: String?, scope: String
     ) {
         self.accessToken = accessToken
@@ -95,8 +95,8 @@ public struct SessionSummary: Codable, Sendable, Equatable {
     public var clientId: String
     /// `null` (never omitted) for sessions without a device.
     public var deviceId: String?
-    public var amr: [String]
-    public var acr: String
+    public var amr: [AuthenticationMethod]
+    public var acr: AssuranceLevel
     public var createdAt: Date
     public var lastActivityAt: Date
     /// The address that created the session, as text; `null` for sessions older than this member.
@@ -105,7 +105,7 @@ public struct SessionSummary: Codable, Sendable, Equatable {
     public var current: Bool
 
     public init(
-        sessionId: String, clientId: String, deviceId: String?, amr: [String], acr: String, createdAt: Date,
+        sessionId: String, clientId: String, deviceId: String?, amr: [AuthenticationMethod], acr: AssuranceLevel, createdAt: Date,
         lastActivityAt: Date, ip: String?, current: Bool
     ) {
         self.sessionId = sessionId
@@ -157,8 +157,8 @@ extension Session: HandWrittenJSON {
     /// In ``WireCoding``'s order (sorted keys).
     public func writeJSON(into object: inout JSONObjectWriter) {
         object.member("accessToken", accessToken)
-        object.member("acr", acr)
-        object.member("amr", amr)
+        object.member("acr", acr.rawValue)
+        object.member("amr", amr.map(\.rawValue))
         object.member("deviceId", deviceId)
         object.member("expiresIn", expiresIn)
         object.member("refreshToken", refreshToken)

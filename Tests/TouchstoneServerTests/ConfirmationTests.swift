@@ -73,7 +73,7 @@ import TouchstoneTestSupport
         #expect(payload["cid"] as? String == state.confirmationId)
         #expect(payload["txn"] as? String == state.txn)
         #expect(payload["did"] as? String == state.deviceId)
-        #expect(payload["amr"] as? [String] == state.amr)
+        #expect(payload["amr"] as? [String] == state.amr?.map(\.rawValue))
         return payload
     }
 

@@ -15,7 +15,7 @@ import TouchstoneProtocol
     @Test(arguments: awkward) func aSessionIsWrittenAsWireCodingWritesIt(_ text: String) throws {
         for deviceId in [nil, text] {
             let session = Session(
-                accessToken: text, refreshToken: "r-" + text, expiresIn: 900, amr: [text, "bio"], acr: text,
+                accessToken: text, refreshToken: "r-" + text, expiresIn: 900, amr: [AuthenticationMethod(rawValue: text), .biometric], acr: AssuranceLevel(rawValue: text),
                 userId: text, deviceId: deviceId, scope: text)
             #expect(session.jsonBytes == Array(try WireCoding.encoder().encode(session)), "\(text.debugDescription)")
             #expect(try WireCoding.decoder().decode(Session.self, from: Data(session.jsonBytes)) == session)
@@ -42,7 +42,7 @@ import TouchstoneProtocol
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         for (did, cnf) in [(nil, nil), (text, AccessTokenClaims.Confirmation(jkt: text))] {
             let claims = AccessTokenClaims(
-                iss: text, aud: text, sub: text, sid: text, did: did, amr: [text], acr: text, auth_time: 1_800_000_000,
+                iss: text, aud: text, sub: text, sid: text, did: did, amr: [AuthenticationMethod(rawValue: text)], acr: AssuranceLevel(rawValue: text), auth_time: 1_800_000_000,
                 scope: text, cnf: cnf, iat: -1, exp: Int64.max, jti: text)
             let written = String(decoding: claims.jsonBytes, as: UTF8.self)
             let encoded = String(decoding: try encoder.encode(claims), as: UTF8.self)

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import TouchstoneProtocol
 
 extension SQLStore {
     static let confirmationColumns = """
@@ -42,7 +43,7 @@ extension SQLStore {
     }
 
     package func decideConfirmation(
-        id: String, status: ItemStatus, amr: [String], decisionDigest: String, by commit: DecisionCommit
+        id: String, status: ItemStatus, amr: [AuthenticationMethod], decisionDigest: String, by commit: DecisionCommit
     ) async throws -> DecisionCommit.Outcome {
         let amr = try Self.json(amr)
         return try await provider.transaction { database in
@@ -67,6 +68,6 @@ extension SQLStore {
             challenge: try row.string("challenge"), createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"), status: ItemStatus(rawValue: try row.string("status")) ?? .denied,
             decidedAt: try row.optionalDate("decided_at"), deviceId: try row.optionalString("device_id"),
-            amr: try row.optionalString("amr").map { try fromJSON($0, as: [String].self) })
+            amr: try row.optionalString("amr").map { try fromJSON($0, as: [AuthenticationMethod].self) })
     }
 }

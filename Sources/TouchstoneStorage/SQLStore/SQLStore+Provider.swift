@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import TouchstoneProtocol
 
 extension SQLStore {
     package func oidcClient(clientId: String) async throws -> OIDCClientRecord? {
@@ -126,7 +127,7 @@ extension SQLStore {
                     INSERT INTO provider_sessions (
                         id, token_hash, user_id, amr, acr, auth_time, created_at, expires_at, approved_by)
                     VALUES (\(bind: session.id), \(bind: tokenHash), \(bind: session.userId), \(bind: amr),
-                        \(bind: session.acr), \(bind: session.authTime.storedSeconds), \(bind: session.createdAt.storedSeconds),
+                        \(bind: session.acr.rawValue), \(bind: session.authTime.storedSeconds), \(bind: session.createdAt.storedSeconds),
                         \(bind: session.expiresAt.storedSeconds), \(bind: session.approvedBy))
                     """
                 ).run()
@@ -269,7 +270,7 @@ extension SQLStore {
     private static func providerSession(_ row: any SQLRow) throws -> ProviderSessionRecord {
         ProviderSessionRecord(
             id: try row.string("id"), userId: try row.string("user_id"),
-            amr: try fromJSON(try row.string("amr"), as: [String].self), acr: try row.string("acr"),
+            amr: try fromJSON(try row.string("amr"), as: [AuthenticationMethod].self), acr: AssuranceLevel(rawValue: try row.string("acr")),
             authTime: try row.date("auth_time"), createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"), endedAt: try row.optionalDate("ended_at"),
             approvedBy: try row.optionalString("approved_by"))

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import TouchstoneProtocol
 
 extension SQLStore {
     package func createPasswordSession(_ session: SessionRecord, refreshTokenHash: String, passwordHash: String) async throws
@@ -41,7 +42,7 @@ extension SQLStore {
 
     static func sessionValues(_ session: SessionRecord) throws -> [any Encodable & Sendable] {
         [
-            session.id, session.userId, session.deviceId, session.clientId, try json(session.amr), session.acr,
+            session.id, session.userId, session.deviceId, session.clientId, try json(session.amr), session.acr.rawValue,
             session.authTime.storedSeconds, session.lastActivityAt.storedSeconds, session.createdAt.storedSeconds,
             session.approvedBy, session.scope, session.providerSessionId, session.ip,
         ]
@@ -157,8 +158,8 @@ extension SQLStore {
     private static func sessionRecord(_ row: any SQLRow) throws -> SessionRecord {
         SessionRecord(
             id: try row.string("id"), userId: try row.string("user_id"), deviceId: try row.optionalString("device_id"),
-            clientId: try row.string("client_id"), amr: try fromJSON(try row.string("amr"), as: [String].self),
-            acr: try row.string("acr"), authTime: try row.date("auth_time"),
+            clientId: try row.string("client_id"), amr: try fromJSON(try row.string("amr"), as: [AuthenticationMethod].self),
+            acr: AssuranceLevel(rawValue: try row.string("acr")), authTime: try row.date("auth_time"),
             lastActivityAt: try row.date("last_activity_at"), createdAt: try row.date("created_at"),
             revokedAt: try row.optionalDate("revoked_at"), approvedBy: try row.optionalString("approved_by"),
             scope: try row.optionalString("scope"), providerSessionId: try row.optionalString("provider_session_id"),

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import TouchstoneProtocol
 
 extension SQLStore {
     static let webLoginColumns = """
@@ -62,7 +63,7 @@ extension SQLStore {
         }
     }
 
-    package func decideWebLogin(id: String, status: ItemStatus, amr: [String], by commit: DecisionCommit) async throws
+    package func decideWebLogin(id: String, status: ItemStatus, amr: [AuthenticationMethod], by commit: DecisionCommit) async throws
         -> DecisionCommit.Outcome
     {
         let amr = try Self.json(amr)
@@ -112,6 +113,6 @@ extension SQLStore {
             browser: try row.string("browser"), ip: try row.string("ip"), createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"), status: ItemStatus(rawValue: try row.string("status")) ?? .denied,
             decidedAt: try row.optionalDate("decided_at"), deviceId: try row.optionalString("device_id"),
-            amr: try row.optionalString("amr").map { try fromJSON($0, as: [String].self) })
+            amr: try row.optionalString("amr").map { try fromJSON($0, as: [AuthenticationMethod].self) })
     }
 }

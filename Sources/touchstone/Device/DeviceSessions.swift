@@ -18,7 +18,7 @@ extension Device {
                 for session in sessions {
                     let via = session.deviceId.map { "device \($0)" } ?? "no device"
                     print(
-                        "\(session.sessionId)  \(session.clientId)  \(session.amr.joined(separator: ",")) \(session.acr)  \(via)  from \(session.ip ?? "?")  since \(session.createdAt.formatted(.iso8601))\(session.current ? "  (this one)" : "")"
+                        "\(session.sessionId)  \(session.clientId)  \(session.amr.map(\.rawValue).joined(separator: ",")) \(session.acr)  \(via)  from \(session.ip ?? "?")  since \(session.createdAt.formatted(.iso8601))\(session.current ? "  (this one)" : "")"
                     )
                 }
             }

@@ -6,7 +6,7 @@ extension Session {
         if json {
             try printJSON(self)
         } else {
-            print("logged in as user \(userId) (\(amr.joined(separator: ", ")), \(acr)); the access token lasts \(expiresIn) s")
+            print("logged in as user \(userId) (\(amr.map(\.rawValue).joined(separator: ", ")), \(acr)); the access token lasts \(expiresIn) s")
         }
     }
 }

@@ -1,3 +1,4 @@
+import TouchstoneProtocol
 import Foundation
 
 /// A transaction a relying service asks the user to confirm.
@@ -18,7 +19,7 @@ package struct ConfirmationRecord: Sendable, Equatable {
     package var status: ItemStatus
     package var decidedAt: Date?
     package var deviceId: String?
-    package var amr: [String]?
+    package var amr: [AuthenticationMethod]?
 
     package init(
         id: String,
@@ -36,7 +37,7 @@ package struct ConfirmationRecord: Sendable, Equatable {
         status: ItemStatus,
         decidedAt: Date? = nil,
         deviceId: String? = nil,
-        amr: [String]? = nil
+        amr: [AuthenticationMethod]? = nil
     ) {
         self.id = id
         self.clientId = clientId

@@ -1,3 +1,4 @@
+import TouchstoneProtocol
 import Foundation
 
 /// Transaction confirmations and their decisions. Every method is atomic on its own.
@@ -8,6 +9,6 @@ package protocol ConfirmationStore: Sendable {
     /// In one transaction: the decider's steps (``DecisionCommit``), then the decision on a pending, unexpired
     /// confirmation, keeping only the digest of the device's decision token.
     func decideConfirmation(
-        id: String, status: ItemStatus, amr: [String], decisionDigest: String, by commit: DecisionCommit
+        id: String, status: ItemStatus, amr: [AuthenticationMethod], decisionDigest: String, by commit: DecisionCommit
     ) async throws -> DecisionCommit.Outcome
 }

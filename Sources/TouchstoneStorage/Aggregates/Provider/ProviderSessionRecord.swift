@@ -1,3 +1,4 @@
+import TouchstoneProtocol
 import Foundation
 
 /// The provider session: the browser's sign-in at the provider, named by its one cookie.
@@ -5,8 +6,8 @@ package struct ProviderSessionRecord: Sendable, Equatable {
     /// The `sid` of ID tokens.
     package var id: String
     package var userId: String
-    package var amr: [String]
-    package var acr: String
+    package var amr: [AuthenticationMethod]
+    package var acr: AssuranceLevel
     package var authTime: Date
     package var createdAt: Date
     /// At most 12 hours after the sign-in.
@@ -16,7 +17,7 @@ package struct ProviderSessionRecord: Sendable, Equatable {
     package var approvedBy: String?
 
     package init(
-        id: String, userId: String, amr: [String], acr: String, authTime: Date, createdAt: Date, expiresAt: Date,
+        id: String, userId: String, amr: [AuthenticationMethod], acr: AssuranceLevel, authTime: Date, createdAt: Date, expiresAt: Date,
         endedAt: Date? = nil, approvedBy: String? = nil
     ) {
         self.id = id

@@ -1,3 +1,4 @@
+import TouchstoneProtocol
 import Foundation
 
 /// A session: the family of its refresh tokens.
@@ -6,8 +7,8 @@ package struct SessionRecord: Sendable, Equatable {
     package var userId: String
     package var deviceId: String?
     package var clientId: String
-    package var amr: [String]
-    package var acr: String
+    package var amr: [AuthenticationMethod]
+    package var acr: AssuranceLevel
     package var authTime: Date
     package var lastActivityAt: Date
     package var createdAt: Date
@@ -26,8 +27,8 @@ package struct SessionRecord: Sendable, Equatable {
         userId: String,
         deviceId: String? = nil,
         clientId: String,
-        amr: [String],
-        acr: String,
+        amr: [AuthenticationMethod],
+        acr: AssuranceLevel,
         authTime: Date,
         lastActivityAt: Date,
         createdAt: Date,

@@ -1,3 +1,4 @@
+import TouchstoneProtocol
 import Foundation
 
 /// A browser's request to log in, approved from an enrolled device by number matching.
@@ -17,7 +18,7 @@ package struct WebLoginRecord: Sendable, Equatable {
     package var status: ItemStatus
     package var decidedAt: Date?
     package var deviceId: String?
-    package var amr: [String]?
+    package var amr: [AuthenticationMethod]?
 
     package init(
         id: String,
@@ -35,7 +36,7 @@ package struct WebLoginRecord: Sendable, Equatable {
         status: ItemStatus,
         decidedAt: Date? = nil,
         deviceId: String? = nil,
-        amr: [String]? = nil
+        amr: [AuthenticationMethod]? = nil
     ) {
         self.id = id
         self.userId = userId

@@ -1,3 +1,4 @@
+import TouchstoneProtocol
 import Foundation
 
 /// Web logins waiting for approval on a device, and their delivery. Every method is atomic on its own.
@@ -9,7 +10,7 @@ package protocol WebLoginStore: Sendable {
     func webLogin(id: String) async throws -> WebLoginRecord?
     func pendingWebLogins(userId: String, publisher: String, now: Date) async throws -> [WebLoginRecord]
     /// In one transaction: the decider's steps (``DecisionCommit``), then the decision on a pending, unexpired web login.
-    func decideWebLogin(id: String, status: ItemStatus, amr: [String], by commit: DecisionCommit) async throws
+    func decideWebLogin(id: String, status: ItemStatus, amr: [AuthenticationMethod], by commit: DecisionCommit) async throws
         -> DecisionCommit.Outcome
     /// In one transaction: stores an approved web login's session (`approvedBy` its approving device), for the first
     /// caller only and only while that device is active.
