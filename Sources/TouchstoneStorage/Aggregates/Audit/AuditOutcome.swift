@@ -1,6 +1,6 @@
 import TouchstoneProtocol
 
-/// How an audited action ended: `ok`, `denied` by the user, `approval_pending`, `unknown_user`, `suppressed`, or the
+/// How an audited action ended: `ok`, `approval_pending`, `unknown_user`, `suppressed`, or the
 /// code of the problem that refused it. What the `audit_events.outcome` column holds.
 public struct AuditOutcome: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     public let rawValue: String
@@ -13,8 +13,6 @@ public struct AuditOutcome: RawRepresentable, Hashable, Sendable, Codable, Custo
 
     /// The action was carried out.
     public static let ok = Self(rawValue: "ok")
-    /// The user said no on their device.
-    public static let denied = Self(rawValue: "denied")
     /// The new device waits for another device's approval.
     public static let approvalPending = Self(rawValue: "approval_pending")
     /// A request for a user who does not exist, answered as for one who does (nothing delivered).
