@@ -1,5 +1,6 @@
 import Foundation
 import TouchstoneProtocol
+import TouchstoneStorage
 
 /// Where the services' secrets and record ids come from (tokens, challenges, ids, number matching, WebAuthn
 /// challenges), injected as the clock is, so that a test can pin them.
@@ -27,34 +28,16 @@ extension RandomSource {
         Base64URL.encode(bytes(32))
     }
 
-    /// A new opaque identifier: a random (version 4) UUID, lower-case.
+    /// A new opaque identifier: a random (version 4) UUID, lower-case (``RecordID/random(randomBits:)``).
     package func recordID() -> String {
-        uuid(version: 4, bytes(16))
+        RecordID.random(randomBits: (next(), next()))
     }
 
-    /// A new identifier that sorts by `now`: a version 7 UUID, the Unix time in milliseconds in its first 48 bits and
-    /// random bits after them. For rows written on every login (sessions), so that their primary keys are appended to
-    /// the end of the index; it shows when the row was made, so it is not for rows whose id is shown to others.
+    /// A new identifier that sorts by `now`: a version 7 UUID (``RecordID/timeOrdered(at:randomBits:)``), for rows
+    /// written on every login (sessions); it shows when the row was made, so it is not for rows whose id is shown to
+    /// others.
     package func timeOrderedID(at now: Date) -> String {
-        let milliseconds = UInt64(max(0, now.timeIntervalSince1970 * 1000))
-        var raw = bytes(16)
-        for index in 0..<6 {
-            raw[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index)))
-        }
-        return uuid(version: 7, raw)
-    }
-
-    /// The UUID of `version` and the RFC 9562 variant over 16 bytes, lower-case.
-    private func uuid(version: UInt8, _ bytes: [UInt8]) -> String {
-        var raw = bytes
-        raw[6] = raw[6] & 0x0F | version << 4
-        raw[8] = raw[8] & 0x3F | 0x80  // RFC 9562 variant
-        let uuid = UUID(
-            uuid: (
-                raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7], raw[8], raw[9], raw[10], raw[11],
-                raw[12], raw[13], raw[14], raw[15]
-            ))
-        return uuid.uuidString.lowercased()
+        RecordID.timeOrdered(at: now, randomBits: (next(), next()))
     }
 }
 

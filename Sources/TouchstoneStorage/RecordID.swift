@@ -7,8 +7,14 @@ package enum RecordID {
     /// keys are appended to the end of the index instead of landing on a random page each. It shows when the row was
     /// made, so it is not for rows whose id is shown to others (users, devices).
     package static func timeOrdered(at now: Date) -> String {
+        timeOrdered(at: now, randomBits: systemRandomBits())
+    }
+
+    /// ``timeOrdered(at:)`` over `randomBits` (128 bits, of which the time and the version take some) rather than the
+    /// system's generator: for an injected random source.
+    package static func timeOrdered(at now: Date, randomBits: (UInt64, UInt64)) -> String {
         let milliseconds = UInt64(max(0, now.timeIntervalSince1970 * 1000))
-        return uuid(version: 7) { raw in
+        return uuid(version: 7, randomBits) { raw in
             for index in 0..<6 {
                 raw[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index)))
             }
@@ -17,14 +23,26 @@ package enum RecordID {
 
     /// A new opaque identifier: a random (version 4) UUID, lower-case.
     package static func random() -> String {
-        uuid(version: 4) { _ in }
+        random(randomBits: systemRandomBits())
     }
 
-    /// A UUID of `version` and the RFC 9562 variant over random bytes, after `stamp` has set some of them.
-    private static func uuid(version: UInt8, stamp: (UnsafeMutableRawBufferPointer) -> Void) -> String {
-        // From the system's generator directly: Foundation's UUID() opens, reads and closes /dev/urandom each time here.
+    /// ``random()`` over `randomBits` rather than the system's generator: for an injected random source.
+    package static func random(randomBits: (UInt64, UInt64)) -> String {
+        uuid(version: 4, randomBits) { _ in }
+    }
+
+    /// 128 bits from the system's generator directly: Foundation's UUID() opens, reads and closes /dev/urandom each time
+    /// here.
+    private static func systemRandomBits() -> (UInt64, UInt64) {
         var generator = SystemRandomNumberGenerator()
-        var bytes = (generator.next() as UInt64, generator.next() as UInt64)
+        return (generator.next(), generator.next())
+    }
+
+    /// A UUID of `version` and the RFC 9562 variant over `bits`, after `stamp` has set some of them.
+    private static func uuid(
+        version: UInt8, _ bits: (UInt64, UInt64), stamp: (UnsafeMutableRawBufferPointer) -> Void
+    ) -> String {
+        var bytes = bits
         return withUnsafeMutableBytes(of: &bytes) { raw in
             stamp(raw)
             raw[6] = raw[6] & 0x0F | version << 4
@@ -32,5 +50,4 @@ package enum RecordID {
             return UUID(uuid: raw.load(as: uuid_t.self)).uuidString.lowercased()
         }
     }
-
 }
