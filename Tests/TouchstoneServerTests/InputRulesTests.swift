@@ -222,18 +222,28 @@ import TouchstoneTestSupport
 
     // MARK: Confirmations
 
+    static let payment = ConfirmationRequest(
+        username: "ana", text: "Pay €120.00 to ACME Ltd", amount: "120.00", currency: "EUR", payee: "ACME Ltd")
+
+    /// Ana's enrolled phone and a relying service's way to ask her to confirm (`POST /v1/confirmations` with its key).
+    static func payments(_ h: Harness) async throws -> (
+        device: TestDevice, enrolled: EnrollmentCompleted,
+        create: @Sendable (ConfirmationRequest) async throws -> TestResponse
+    ) {
+        try await h.saveApp(AppPolicy(clientId: "com.example.pay", publisher: "demo"))
+        let device = try await TestDevice()
+        let enrolled = try await h.enroll(device)
+        let key = try await h.newAPIKey(for: "com.example.pay")
+        return (device, enrolled, { request in
+            try await h.send(.post, "/v1/confirmations", json: request, headers: [.authorization: "ApiKey \(key)"])
+        })
+    }
+
     /// Regression: payees and texts of invisible letters (Hangul fillers, U+034F, U+2065) passed the checks.
     @Test func invisiblePayeesAndTextsAreRefused() async throws {
         try await Harness.run { h in
-            try await h.saveApp(AppPolicy(clientId: "com.example.pay", publisher: "demo"))
-            let device = try await TestDevice()
-            let enrolled = try await h.enroll(device)
-            let key = try await h.newAPIKey(for: "com.example.pay")
-            let payment = ConfirmationRequest(
-                username: "ana", text: "Pay €120.00 to ACME Ltd", amount: "120.00", currency: "EUR", payee: "ACME Ltd")
-            func create(_ request: ConfirmationRequest) async throws -> TestResponse {
-                try await h.send(.post, "/v1/confirmations", json: request, headers: [.authorization: "ApiKey \(key)"])
-            }
+            let (device, enrolled, create) = try await Self.payments(h)
+            let payment = Self.payment
 
             var refused: [ConfirmationRequest] = []
             for invisible in ["\u{3164}", "\u{115F}", "\u{034F}", "\u{2065}", "\u{FFA0}", "\u{1160}"] {
@@ -272,15 +282,8 @@ import TouchstoneTestSupport
     /// but U+0020 and no blank-looking symbol, in `text` and `payee`.
     @Test func blankLookingPayeesAndTextsAreRefused() async throws {
         try await Harness.run { h in
-            try await h.saveApp(AppPolicy(clientId: "com.example.pay", publisher: "demo"))
-            let device = try await TestDevice()
-            let enrolled = try await h.enroll(device)
-            let key = try await h.newAPIKey(for: "com.example.pay")
-            let payment = ConfirmationRequest(
-                username: "ana", text: "Pay €120.00 to ACME Ltd", amount: "120.00", currency: "EUR", payee: "ACME Ltd")
-            func create(_ request: ConfirmationRequest) async throws -> TestResponse {
-                try await h.send(.post, "/v1/confirmations", json: request, headers: [.authorization: "ApiKey \(key)"])
-            }
+            let (device, enrolled, create) = try await Self.payments(h)
+            let payment = Self.payment
 
             var braille = payment
             braille.payee = "ACME\u{2800}Ltd"
