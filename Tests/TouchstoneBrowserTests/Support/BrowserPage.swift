@@ -66,15 +66,33 @@ struct BrowserPage: Sendable {
     }
 
     /// Waits until `condition` (a JavaScript expression) is true, polling every 100 ms for up to ``patience``.
+    ///
+    /// A poll that a navigation interrupts (the page the expression ran in went away) counts as "not yet": pages
+    /// navigate on their own (a sign-in that returns to a site, a form post), and the next poll reads the new page.
     func waitUntil(_ condition: String, _ what: String, timeout: TimeInterval = patience) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            if try await evaluate("Boolean(\(condition))").bool == true { return }
+            if try await holdsUnlessNavigating(condition) { return }
             guard Date() < deadline else {
                 let page = try await summary()
                 throw Failure(description: "waited \(Int(timeout)) s for \(what) (`\(condition)`); page: \(page)")
             }
             try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// The messages Chromium answers a `Runtime.evaluate` with when the document it ran in was replaced meanwhile.
+    private static let navigationInterruptions: Set<String> = [
+        "Inspected target navigated or closed", "Cannot find context with specified id", "Execution context was destroyed.",
+    ]
+
+    private func holdsUnlessNavigating(_ condition: String) async throws -> Bool {
+        do {
+            return try await evaluate("Boolean(\(condition))").bool == true
+        } catch let failure as DevToolsConnection.Failure
+            where failure.browserMessage.map(Self.navigationInterruptions.contains) == true
+        {
+            return false
         }
     }
 

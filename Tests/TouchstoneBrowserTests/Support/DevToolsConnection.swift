@@ -16,6 +16,8 @@ final class DevToolsConnection: Sendable {
     /// A command the browser answered with an error, or a connection that ended.
     struct Failure: Error, CustomStringConvertible {
         let description: String
+        /// The browser's own error message, when the browser answered with one.
+        var browserMessage: String? = nil
     }
 
     private struct State {
@@ -119,7 +121,8 @@ final class DevToolsConnection: Sendable {
         if let id = message["id"]?.int {
             let waiting = state.withLock { $0.pending.removeValue(forKey: id) }
             if let error = message["error"] {
-                waiting?.resume(throwing: Failure(description: "DevTools error: \(error)"))
+                waiting?.resume(
+                    throwing: Failure(description: "DevTools error: \(error)", browserMessage: error["message"]?.string))
             } else {
                 waiting?.resume(returning: message["result"] ?? [:])
             }
