@@ -16,6 +16,7 @@ enum Migrations {
         .keyAttestation,
         .recoveryCodesAndNotices,
         .attestedBuild,
+        .push,
     ]
 
     /// The advisory lock migrations hold (PostgreSQL); any constant shared by every instance.

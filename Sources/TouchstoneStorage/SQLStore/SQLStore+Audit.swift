@@ -20,14 +20,14 @@ extension SQLStore {
 
     static func auditValues(_ event: AuditEvent) -> [any Encodable & Sendable] {
         [
-            RecordID.timeOrdered(at: event.at), Int64((event.at.timeIntervalSince1970 * 1000).rounded(.down)),
+            RecordID.timeOrdered(at: event.at), event.at.storedMilliseconds,
             event.event.rawValue, event.outcome.rawValue, event.userId, event.deviceId, event.clientId, event.ip, event.detail,
             event.requestId, event.userAgent, event.actor,
         ]
     }
 
     package func auditEvents(since: Date?, userId: String?) async throws -> [AuditEvent] {
-        let sinceMilliseconds = since.map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.down)) } ?? 0
+        let sinceMilliseconds = since?.storedMilliseconds ?? 0
         return try await provider.read { database in
             let filter: SQLQueryString =
                 userId.map { "AND user_id = \(bind: $0)" } ?? ""
@@ -39,7 +39,7 @@ extension SQLStore {
                 """
             ).all().map { row in
                 AuditEvent(
-                    at: Date(timeIntervalSince1970: TimeInterval(try row.decode(column: "at_ms", as: Int64.self)) / 1000),
+                    at: Date(storedMilliseconds: try row.decode(column: "at_ms", as: Int64.self)),
                     event: AuditEventType(rawValue: try row.string("event")),
                     outcome: AuditOutcome(rawValue: try row.string("outcome")),
                     userId: try row.optionalString("user_id"), deviceId: try row.optionalString("device_id"),

@@ -9,7 +9,7 @@ extension SQLStore {
         """
 
     package func createConfirmation(_ c: ConfirmationRecord) async throws {
-        try await provider.write { database in
+        try await provider.transaction { database in
             try await database.raw(
                 """
                 INSERT INTO confirmations (\(unsafeRaw: Self.confirmationColumns))
@@ -19,6 +19,11 @@ extension SQLStore {
                     NULL, NULL, NULL)
                 """
             ).run()
+            if let userId = c.userId, c.status == .pending {
+                try await Self.queuePushes(
+                    of: .confirmation, itemId: c.id, expiresAt: c.expiresAt, toDevicesOf: userId,
+                    publisher: c.publisher, at: c.createdAt, in: database)
+            }
         }
     }
 

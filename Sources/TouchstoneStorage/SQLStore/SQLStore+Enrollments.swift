@@ -85,7 +85,7 @@ extension SQLStore {
                 ).run()
                 return false
             }
-            return try await database.raw(
+            let parked = try await database.raw(
                 """
                 UPDATE enrollments SET state = 'pending', pending_device = \(bind: pending),
                     poll_secret_hash = \(bind: request.pollSecretHash),
@@ -96,6 +96,12 @@ extension SQLStore {
                 RETURNING id
                 """
             ).first() != nil
+            if parked {
+                try await Self.queuePushes(
+                    of: .enrollment, itemId: request.enrollmentId, expiresAt: request.expiresAt,
+                    toDevicesOf: request.userId, publisher: nil, at: request.now, in: database)
+            }
+            return parked
         }
     }
 

@@ -16,16 +16,21 @@ extension SQLStore {
                 """
             ).all().map { Optional(try $0.string("id")) }
             for deviceId in recipients + [nil] {
+                let id = RecordID.random()
                 try await database.raw(
                     """
                     INSERT INTO notices (id, device_id, user_id, event, detail, created_at, expires_at, seq)
-                    SELECT \(bind: RecordID.random()), \(bind: deviceId), \(bind: notice.userId),
+                    SELECT \(bind: id), \(bind: deviceId), \(bind: notice.userId),
                         \(bind: notice.event.rawValue), \(bind: detail), \(bind: notice.at.storedSeconds),
                         \(bind: notice.expiresAt.storedSeconds), COALESCE(MAX(seq), 0) + 1
                     FROM notices
                     """
                 ).run()
+                if let deviceId {
+                    try await queueNoticePush(noticeId: id, event: notice.event, deviceId: deviceId, at: notice.at, in: database)
+                }
             }
+            if !recipients.isEmpty { try await dropOldestNoticePushes(ofDevicesOf: notice.userId, in: database) }
         }
     }
 

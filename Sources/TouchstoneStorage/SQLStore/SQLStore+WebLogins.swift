@@ -39,6 +39,11 @@ extension SQLStore {
                     NULL, NULL, NULL)
                 """
             ).run()
+            if let userId = w.userId, status == .pending {
+                try await Self.queuePushes(
+                    of: .webLogin, itemId: w.id, expiresAt: w.expiresAt, toDevicesOf: userId, publisher: w.publisher,
+                    at: w.createdAt, in: database)
+            }
             return status
         }
     }

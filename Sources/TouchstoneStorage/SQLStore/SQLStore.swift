@@ -34,6 +34,13 @@ extension Date {
     package init(storedSeconds: Int64) {
         self.init(timeIntervalSince1970: TimeInterval(storedSeconds))
     }
+
+    /// Whole milliseconds since 1970, as stored where seconds are too coarse (audit times, the push outbox).
+    var storedMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    init(storedMilliseconds: Int64) {
+        self.init(timeIntervalSince1970: TimeInterval(storedMilliseconds) / 1000)
+    }
 }
 
 extension SQLRow {
