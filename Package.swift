@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         .target(name: "TouchstoneProtocol"),
@@ -129,6 +131,25 @@ let package = Package(
             resources: [.copy("Resources"), .copy("Web/Assets")]
         ),
         .target(
+            name: "TouchstoneDelivery",
+            dependencies: [
+                "TouchstoneProtocol",
+                "TouchstoneCrypto",
+                "TouchstoneStorage",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
+        .target(
             name: "TouchstoneServer",
             dependencies: [
                 "TouchstoneProtocol",
@@ -136,6 +157,7 @@ let package = Package(
                 "TouchstoneStorage",
                 "TouchstoneDomain",
                 "TouchstoneHTTP",
+                "TouchstoneDelivery",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
