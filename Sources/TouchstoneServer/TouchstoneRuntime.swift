@@ -5,6 +5,7 @@ import Metrics
 import NIOCore
 import Prometheus
 import ServiceLifecycle
+import TouchstoneDelivery
 import TouchstoneDomain
 import TouchstoneHTTP
 import TouchstoneProtocol
@@ -23,17 +24,21 @@ public final class TouchstoneRuntime: Sendable {
     /// Every metric of this server, as `GET /metrics` on the metrics listener shows them.
     package let metrics: PrometheusCollectorRegistry
     private let web: WebController
-    /// Finishes once the database is ready (``prepare()``): housekeeping waits for it.
-    private let prepared: AsyncStream<Void>
-    private let preparedContinuation: AsyncStream<Void>.Continuation
+    /// Where pushes go: the real APNs and FCM hosts, or the test overrides of `serve`.
+    private let push: PushEndpoints
+    /// Given once the database is ready (``prepare()``): housekeeping and push delivery wait for it.
+    private let prepared = Readiness()
 
-    private init(environment: ServiceEnvironment, store: SQLStore, metrics: PrometheusCollectorRegistry, web: WebController) {
+    private init(
+        environment: ServiceEnvironment, store: SQLStore, metrics: PrometheusCollectorRegistry, web: WebController,
+        push: PushEndpoints
+    ) {
         self.environment = environment
         self.services = Services(environment: environment)
         self.store = store
         self.metrics = metrics
         self.web = web
-        (prepared, preparedContinuation) = AsyncStream.makeStream()
+        self.push = push
     }
 
     /// Opens the database (SQLite's file; PostgreSQL connects once it runs) and builds the services over it, reading
@@ -42,6 +47,15 @@ public final class TouchstoneRuntime: Sendable {
     public static func open(
         database: DatabaseLocation, settings: ServerSettings, clock: any WallClock = SystemClock(),
         random: any RandomSource = SystemRandom(), logger: Logger
+    ) async throws -> TouchstoneRuntime {
+        try await open(database: database, settings: settings, clock: clock, random: random, push: .live, logger: logger)
+    }
+
+    /// ``open(database:settings:clock:random:logger:)``, with the pushes going to `push`: the test overrides of `serve`
+    /// (`--insecure-apns-url`, `--insecure-fcm-url`, `--insecure-push-ca`).
+    package static func open(
+        database: DatabaseLocation, settings: ServerSettings, clock: any WallClock = SystemClock(),
+        random: any RandomSource = SystemRandom(), push: PushEndpoints, logger: Logger
     ) async throws -> TouchstoneRuntime {
         // Every line logged while a request is served names it (`request_id`).
         var logger = logger
@@ -60,7 +74,8 @@ public final class TouchstoneRuntime: Sendable {
         return TouchstoneRuntime(
             environment: environment, store: store, metrics: registry,
             web: try WebController.bundled(
-                accountClientId: settings.accountClientId, relyingPartyId: settings.relyingParty.id))
+                accountClientId: settings.accountClientId, relyingPartyId: settings.relyingParty.id),
+            push: push)
     }
 
     static func openDatabase(
@@ -102,7 +117,7 @@ public final class TouchstoneRuntime: Sendable {
         try await store.migrate()
         try await store.createDemoAppIfEmpty(.demo, at: environment.clock.now())
         try await environment.signer.start()
-        preparedContinuation.finish()
+        prepared.give()
     }
 
     /// The router with every route and middleware.
@@ -193,7 +208,11 @@ public final class TouchstoneRuntime: Sendable {
             configuration: .init(address: .hostname(host, port: port), serverName: "touchstone"),
             services: [
                 store.provider,
-                Housekeeping(store: store, clock: environment.clock, logger: environment.logger, after: prepared),
+                Housekeeping(
+                    store: store, clock: environment.clock, logger: environment.logger, after: prepared.waiter()),
+                PushDelivery(
+                    endpoints: push, store: store, now: { [clock = environment.clock] in clock.now() },
+                    logger: environment.logger, metrics: environment.metrics.factory, after: prepared.waiter()),
             ],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: environment.logger)

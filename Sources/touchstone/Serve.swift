@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import TouchstoneDomain
+import TouchstoneDelivery
 import TouchstoneServer
 
 struct Serve: AsyncParsableCommand {
@@ -64,6 +65,21 @@ struct Serve: AsyncParsableCommand {
             """))
     var insecureBcryptCost: UInt8?
 
+    @Option(help: ArgumentHelp(
+        "An https origin that receives every APNs push in place of Apple's two hosts.",
+        discussion: "For tests only, with a stand-in for APNs (and --insecure-push-ca for its certificate)."))
+    var insecureApnsURL: String?
+
+    @Option(help: ArgumentHelp(
+        "An https origin that receives every FCM message in place of https://fcm.googleapis.com.",
+        discussion: "For tests only, with a stand-in for FCM (and --insecure-push-ca for its certificate)."))
+    var insecureFcmURL: String?
+
+    @Option(help: ArgumentHelp(
+        "A PEM file of certificates trusted beside the system's roots for pushes and service accounts' token_uri.",
+        discussion: "For tests only: whoever holds such a root can read every push and OAuth assertion."))
+    var insecurePushCA: String?
+
     func run() async throws {
         let logger = CLILog.makeLogger("touchstone.serve")
         if let metricsPort {
@@ -94,8 +110,15 @@ struct Serve: AsyncParsableCommand {
             logger.warning(
                 "passwords and PINs are hashed at bcrypt cost \(insecureBcryptCost), below \(PasswordHasher.minimumCost): for tests only (--insecure-bcrypt-cost)")
         }
+        let push = try PushEndpoints(
+            insecureAPNsURL: insecureApnsURL, insecureFCMURL: insecureFcmURL,
+            insecureTrustRootsPEM: try insecurePushCA.map { try String(contentsOfFile: $0, encoding: .utf8) })
+        for (flag, value) in [("--insecure-apns-url", insecureApnsURL), ("--insecure-fcm-url", insecureFcmURL), ("--insecure-push-ca", insecurePushCA)]
+        where value != nil {
+            logger.warning("pushes are sent or trusted outside Apple's and Google's hosts: for tests only (\(flag))")
+        }
         let runtime = try await TouchstoneRuntime.open(
-            database: try database.location(), settings: settings, logger: logger)
+            database: try database.location(), settings: settings, push: push, logger: logger)
         let host = host
         let issuer = settings.issuer
         try await runtime.serve(host: host, port: port, metricsPort: metricsPort, reservation: reservation) { boundPort in
