@@ -1,0 +1,81 @@
+import AsyncHTTPClient
+import Foundation
+import TouchstoneProtocol
+import TouchstoneStorage
+
+/// Sends data messages through FCM HTTP v1: `POST /v1/projects/{project_id}/messages:send` with the service account's
+/// OAuth access token.
+struct FCMClient: Sendable {
+    let http: HTTPClient
+    let endpoints: PushEndpoints
+    let accessTokens: GoogleAccessTokens
+    /// How long a try waits for its answer (10 s; shorter in tests).
+    let answerTimeout: Duration
+    let clock: @Sendable () -> Date
+
+    /// One try: the message with the account's access token, and once more with a renewed token after a 401.
+    func send(_ push: QueuedPush, account: FCMServiceAccount) async -> PushAnswer {
+        var outcome = await accessTokens.token(for: account)
+        for renewal in [false, true] {
+            if renewal {
+                guard case .token(let refused) = outcome else { break }
+                outcome = await accessTokens.renew(after: refused, for: account)
+            }
+            switch outcome {
+            case .unavailable(let answer):
+                return answer
+            case .token(let token):
+                if case .answer(let answer) = await attempt(push, account: account, accessToken: token) {
+                    return answer
+                }
+            }
+        }
+        return .failed(reason: "UNAUTHENTICATED")
+    }
+
+    /// What one request came to.
+    private enum Attempt {
+        case answer(PushAnswer)
+        /// 401: renew the access token and try again.
+        case unauthenticated
+    }
+
+    private func attempt(_ push: QueuedPush, account: FCMServiceAccount, accessToken: String) async -> Attempt {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Strings in a fixed shape: encoding cannot fail.
+        let body = (try? encoder.encode(FCMMessage(push, now: clock()))).map(Array.init) ?? []
+        let exchange = await PushExchange.post(
+            http,
+            url: endpoints.fcm + "/v1/projects/" + PercentEncoding.unreserved(account.projectId) + "/messages:send",
+            headers: [("authorization", "Bearer " + accessToken), ("content-type", "application/json")],
+            body: body, timeout: answerTimeout)
+        return Self.attempt(exchange)
+    }
+
+    /// FCM's answer as the outbox acts on it.
+    private static func attempt(_ exchange: PushExchange) -> Attempt {
+        switch exchange {
+        case .noAnswer(let reason):
+            return .answer(.retry(reason: reason, retryAfter: nil))
+        case .answered(let status, let retryAfter, let body):
+            let error = PushServiceAnswer.fcmError(body)
+            let reason = error?.status ?? "HTTP \(status)"
+            let gone = error?.errorCodes.first { $0 == "UNREGISTERED" || $0 == "SENDER_ID_MISMATCH" }
+            switch status {
+            case 200:
+                return .answer(.delivered)
+            case 401:
+                return .unauthenticated
+            case 404:
+                return .answer(.unregistered(reason: gone ?? reason))
+            case 403 where gone != nil:
+                return .answer(.unregistered(reason: gone ?? reason))
+            case 429, 500...599:
+                return .answer(.retry(reason: reason, retryAfter: retryAfter))
+            default:
+                return .answer(.failed(reason: reason))
+            }
+        }
+    }
+}
