@@ -268,6 +268,7 @@ let package = Package(
             name: "TouchstoneServerTests",
             dependencies: [
                 "TouchstoneServer",
+                "TouchstoneDelivery",
                 "TouchstoneStorage",
                 "TouchstoneDomain",
                 "TouchstoneHTTP",
@@ -279,6 +280,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
+        ),
+        .testTarget(
+            name: "TouchstoneDeliveryTests",
+            dependencies: [
+                "TouchstoneDelivery", "TouchstoneProtocol", "TouchstoneStorage", "TouchstoneTestSupport",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            // The stand-in for APNs, FCM and Google's token endpoint, written with h2, run with python3.
+            exclude: ["Scripts"]
         ),
         .testTarget(
             name: "TouchstoneWebAuthnTests",
@@ -308,6 +321,8 @@ let package = Package(
             dependencies: [
                 "TouchstoneProtocol", "TouchstoneCrypto", "TouchstoneTestSupport", "TouchstoneInsecureTestAttestation",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RSA keys of test service accounts (admin app push).
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             // The relying site written with Authlib, run with python3.
             exclude: ["Scripts"]

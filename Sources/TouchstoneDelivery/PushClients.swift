@@ -3,16 +3,13 @@ import Foundation
 import Logging
 import NIOCore
 import NIOSSL
-import ServiceLifecycle
 import TouchstoneStorage
 
 /// The push gateway of the server: APNs and FCM HTTP v1 over one HTTP client (HTTP/2 where the service offers it, TLS,
 /// redirects never followed), with their token caches.
 ///
-/// Run it as a `Service` placed *before* the push sender in the `ServiceGroup` (graceful shutdown goes in reverse
-/// order, so the sender stops first): `run()` waits for the graceful shutdown, then shuts the HTTP client down. Or,
-/// without a group, call ``shutdown()`` once when done; never both.
-package final class PushClients: PushGateway, Service {
+/// Its owner calls ``shutdown()`` once, after the last send (``PushDelivery`` does, when its sender has stopped).
+package final class PushClients: PushGateway {
     private let http: HTTPClient
     private let apns: APNsClient
     private let fcm: FCMClient
@@ -67,12 +64,6 @@ package final class PushClients: PushGateway, Service {
         }
         log(answer, push: push)
         return answer
-    }
-
-    /// Waits for the graceful shutdown, then shuts the HTTP client down.
-    package func run() async throws {
-        try? await gracefulShutdown()
-        try await shutdown()
     }
 
     /// Closes the HTTP client's connections; no push can be sent after it.
