@@ -33,6 +33,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The JSON bodies of the public endpoints, decoded as the server decodes them. The first byte chooses the
     /// body type (modulo their number); the rest is the body.
     case requestBodies = "request-bodies"
+    /// What push services and Google's token endpoint answer (APNs' `reason`, FCM's error, the OAuth token and error
+    /// bodies) and a `Retry-After` value, each reader over the same bytes.
+    case pushAnswers = "push-answers"
 
     /// Runs one input through the target's parser.
     /// - Throws: only when the harness itself cannot be set up (its own device key), never because of an input.
@@ -47,6 +50,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .deviceToken: try Self.deviceToken(input)
         case .legacyPEM: Self.legacyPEM(input)
         case .requestBodies: Self.requestBodies(input)
+        case .pushAnswers: Self.pushAnswers(input)
         }
     }
 
@@ -152,6 +156,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         guard let first = input.first else { return }
         let type = bodies[Int(first) % bodies.count]
         keep(try? WireCoding.decoder().decode(type, from: Data(input.dropFirst())))
+    }
+
+    private static func pushAnswers(_ input: [UInt8]) {
+        keep(PushServiceAnswer.apnsReason(input))
+        keep(PushServiceAnswer.fcmError(input))
+        keep(PushServiceAnswer.accessToken(input))
+        keep(PushServiceAnswer.oauthError(input))
+        keep(PushServiceAnswer.retryAfterSeconds(String(decoding: input, as: UTF8.self)))
     }
 
     /// Hands a parser's result to code the optimizer cannot see into, so that a release build cannot drop a parse
