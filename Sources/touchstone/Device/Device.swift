@@ -6,8 +6,8 @@ struct Device: AsyncParsableCommand {
         abstract: "Act as a device on this machine: register, log in, opt out, deregister.",
         subcommands: [
             Register.self, Login.self, Unlock.self, StepUp.self, SetPIN.self, Inbox.self, Approve.self, Deny.self,
-            Dismiss.self, RecoveryCodes.self, Sessions.self, EndSession.self, OptOut.self, Deregister.self, Reset.self,
-            Status.self,
+            Dismiss.self, Push.self, RecoveryCodes.self, Sessions.self, EndSession.self, OptOut.self, Deregister.self,
+            Reset.self, Status.self,
         ])
 
     @OptionGroup var options: DeviceOptionValues
