@@ -41,6 +41,16 @@ package struct InboxService: Sendable {
         return try await items(for: device).map(InboxEntry.request) + notices
     }
 
+    /// `GET /v1/devices/{deviceId}/inbox/{id}`: one item of the device's inbox, as the inbox lists it (what a push
+    /// announced).
+    /// - Throws: 404 `not_found` for an unknown, decided, expired or dismissed item, or one of another device's inbox.
+    package func entry(_ id: String, of device: AuthenticatedDevice) async throws -> InboxEntry {
+        guard let entry = try await entries(for: device.record).first(where: { $0.id == id }) else {
+            throw ProblemError(.notFound, detail: "No such item in this device's inbox.")
+        }
+        return entry
+    }
+
     /// `GET /v1/account/notices`: the account's own copies of its notices, for the web page.
     package func accountNotices(_ identity: AccessIdentity) async throws -> AccountNotices {
         AccountNotices(

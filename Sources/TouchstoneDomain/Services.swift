@@ -11,6 +11,7 @@ package struct Services: Sendable {
     package let devices: DeviceService
     package let stepUp: StepUpService
     package let inbox: InboxService
+    package let push: PushService
     package let confirmations: ConfirmationService
     package let webLogins: WebLoginService
     package let introspection: IntrospectionService
@@ -63,6 +64,7 @@ package struct Services: Sendable {
             store: store, clock: clock, hasher: hasher, auditor: auditor, passwords: passwords,
             sessionIssuer: sessionIssuer)
         inbox = InboxService(store: store, clock: clock, metrics: metrics, shutdown: environment.shutdown)
+        push = PushService(store: store, clock: clock)
         confirmations = ConfirmationService(
             store: store, clock: clock, random: random, signer: signer, issuer: settings.issuer, auditor: auditor,
             decisions: decisions)

@@ -68,5 +68,7 @@ enum ProblemStatus {
         .ceremonyInvalid: (401, "The ceremony is unknown, used or expired."),
         .credentialPossiblyCloned: (401, "The passkey's signature counter went back: it may have been cloned."),
         .credentialExists: (409, "This passkey is registered already."),
+
+        .pushNotConfigured: (400, "This app cannot send pushes through this provider or to this topic."),
     ]
 }

@@ -22,6 +22,7 @@ package enum TouchstoneRouter {
         router.addRoutes(EnrollmentController(enrollments: services.enrollments).routes)
         router.addRoutes(SessionController(services: services).routes)
         router.addRoutes(DeviceController(services: services).routes)
+        router.addRoutes(PushController(push: services.push, sessions: services.sessions).routes)
         router.addRoutes(ConfirmationController(services: services).routes)
         router.addRoutes(WebLoginController(webLogins: services.webLogins).routes)
         router.addRoutes(PasskeyController(services: services).routes)

@@ -71,7 +71,12 @@ extension Endpoint {
     public static let optOut = Endpoint("DELETE", "/v1/devices/{deviceId}/biometric-key")
     public static let setPIN = Endpoint("PUT", "/v1/devices/{deviceId}/pin")
     public static let inbox = Endpoint("GET", "/v1/devices/{deviceId}/inbox")
+    public static let inboxItem = Endpoint("GET", "/v1/devices/{deviceId}/inbox/{itemId}")
     public static let dismissNotice = Endpoint("DELETE", "/v1/devices/{deviceId}/inbox/{itemId}")
+    /// The device's push registration (PROTOCOL.md "Push notifications").
+    public static let registerPush = Endpoint("PUT", "/v1/devices/{deviceId}/push")
+    public static let pushRegistration = Endpoint("GET", "/v1/devices/{deviceId}/push")
+    public static let removePushRegistration = Endpoint("DELETE", "/v1/devices/{deviceId}/push")
 
     public static let createConfirmation = Endpoint("POST", "/v1/confirmations")
     public static let confirmation = Endpoint("GET", "/v1/confirmations/{confirmationId}")
@@ -115,8 +120,9 @@ extension Endpoint {
     public static let all: [Endpoint] = [
         health, openAPI, jwks, policy, createAccount, account, setPassword, createRecoveryCodes, accountNotices,
         startEnrollment, completeEnrollment, pollEnrollment, decideEnrollment, passwordSession, challenge, login,
-        refresh, logout, sessions, endSession, stepUp, devices, removeDevice, optOut, setPIN, inbox, dismissNotice,
-        createConfirmation, confirmation, decideConfirmation, startWebLogin, pollWebLogin, decideWebLogin, introspect,
+        refresh, logout, sessions, endSession, stepUp, devices, removeDevice, optOut, setPIN, inbox, inboxItem,
+        dismissNotice, registerPush, pushRegistration, removePushRegistration, createConfirmation, confirmation,
+        decideConfirmation, startWebLogin, pollWebLogin, decideWebLogin, introspect,
         passkeyRegistrationOptions, passkeyRegistrationVerify, passkeyAuthenticationOptions,
         passkeyAuthenticationVerify, passkeys, removePasskey, openIDConfiguration, oauthAuthorize, oauthPushedRequest,
         oauthToken, oauthUserInfo, oauthUserInfoPost, oauthLogout, oauthLogoutPost, oauthLogoutConfirm, oauthRevoke,

@@ -64,4 +64,7 @@ public struct ProblemCode: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let ceremonyInvalid = Self(rawValue: "ceremony_invalid")
     public static let credentialPossiblyCloned = Self(rawValue: "credential_possibly_cloned")
     public static let credentialExists = Self(rawValue: "credential_exists")
+
+    /// The device's app has no push credentials for the provider (or not the topic) a registration names.
+    public static let pushNotConfigured = Self(rawValue: "push_not_configured")
 }

@@ -17,6 +17,7 @@ struct DeviceController {
         routes.group()
             .add(middleware: DeviceAuthenticator(sessions: services.sessions))
             .on(.inbox, use: inbox)
+            .on(.inboxItem, use: inboxItem)
             .on(.dismissNotice, use: dismissNotice)
         return routes
     }
@@ -55,6 +56,13 @@ struct DeviceController {
         }
         let inbox = try await services.inbox.inbox(of: try context.requireDevice(), waitSeconds: wait ?? 0)
         return try Response.json(inbox, noStore: true)
+    }
+
+    /// `GET …/inbox/{itemId}`: one item, as the inbox lists it.
+    @Sendable func inboxItem(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
+        let entry = try await services.inbox.entry(
+            try context.parameters.require("itemId"), of: try context.requireDevice())
+        return try Response.json(entry, noStore: true)
     }
 
     /// `DELETE …/inbox/{itemId}`: dismisses a notice.
