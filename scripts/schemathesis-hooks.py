@@ -359,7 +359,11 @@ OPERATIONS = {
     "introspect": lambda: Header("ApiKey " + API_KEY),
     # TouchstoneDevice
     "getInbox": DeviceRequest,
+    "getInboxItem": DeviceRequest,
     "dismissNotice": DeviceRequest,
+    "registerPush": DeviceRequest,
+    "getPushRegistration": DeviceRequest,
+    "removePushRegistration": DeviceRequest,
     "refreshSession": DeviceRequest,
     # clientSecretBasic
     "pushAuthorizationRequest": lambda: BASIC,

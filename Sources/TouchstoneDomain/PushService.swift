@@ -62,7 +62,8 @@ package struct PushService: Sendable {
         case .apns:
             guard apnsTokenLength.contains(token.count), token.allSatisfy(\.isHexDigit) else {
                 throw ProblemError.invalidRequest(
-                    "an APNs token must be \(apnsTokenLength.lowerBound) to \(apnsTokenLength.upperBound) hexadecimal digits")
+                    "an APNs token must be \(apnsTokenLength.lowerBound) to \(apnsTokenLength.upperBound) hexadecimal "
+                        + "digits")
             }
             guard request.topic != nil, request.environment != nil else {
                 throw ProblemError.invalidRequest("an APNs registration needs topic and environment")
@@ -71,7 +72,8 @@ package struct PushService: Sendable {
         case .fcm:
             guard fcmTokenLength.contains(token.count), token.allSatisfy(\.isFCMTokenCharacter) else {
                 throw ProblemError.invalidRequest(
-                    "an FCM token must be \(fcmTokenLength.lowerBound) to \(fcmTokenLength.upperBound) characters of A-Z a-z 0-9 _ : . -")
+                    "an FCM token must be \(fcmTokenLength.lowerBound) to \(fcmTokenLength.upperBound) characters of "
+                        + "A-Z a-z 0-9 _ : . -")
             }
             guard request.topic == nil, request.environment == nil else {
                 throw ProblemError.invalidRequest("an FCM registration has no topic or environment")

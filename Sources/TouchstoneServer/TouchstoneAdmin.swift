@@ -75,6 +75,26 @@ public final class TouchstoneAdmin: Sendable {
         try await store.apps().map(\.policy)
     }
 
+    /// Sets up, replaces or removes the app's push credentials; a provider the input leaves alone keeps its settings.
+    /// Everything is checked before anything is stored.
+    /// - Throws: ``ConfigurationError`` for input ``PushCredentialsInput/changes()`` refuses, or an unknown app.
+    package func setPushCredentials(_ input: PushCredentialsInput, clientId: String) async throws {
+        let changes = try input.changes()
+        guard
+            try await store.updatePushCredentials(
+                clientId: clientId, apns: changes.apns, fcm: changes.fcm, at: clock.now())
+        else { throw ConfigurationError("no app \(clientId)") }
+        await audit(.adminAppPush, clientId: clientId)
+    }
+
+    /// Which push providers the app is set up for, without their keys.
+    public func pushSetup(clientId: String) async throws -> PushSetupView {
+        let credentials = try await store.pushCredentials(clientId: clientId)
+        return PushSetupView(
+            apns: credentials.apns.map { PushSetupView.APNs(keyId: $0.keyId, teamId: $0.teamId, topics: $0.topics) },
+            fcm: credentials.fcm.map { PushSetupView.FCM(projectId: $0.projectId, clientEmail: $0.clientEmail) })
+    }
+
     /// Creates an API key for an app and returns it; only its SHA-256 is stored.
     public func createAPIKey(clientId: String) async throws -> (id: String, key: String) {
         guard try await store.app(clientId: clientId) != nil else { throw ConfigurationError("no app \(clientId)") }
@@ -184,6 +204,23 @@ public struct APIKeyView: Sendable, Codable, Equatable {
     public var clientId: String
     public var createdAt: Date
     public var revokedAt: Date?
+}
+
+/// An app's push providers as `admin app list` shows them: ids and topics, never a key.
+public struct PushSetupView: Sendable, Codable, Equatable {
+    public struct APNs: Sendable, Codable, Equatable {
+        public var keyId: String
+        public var teamId: String
+        public var topics: [String]
+    }
+
+    public struct FCM: Sendable, Codable, Equatable {
+        public var projectId: String
+        public var clientEmail: String
+    }
+
+    public var apns: APNs?
+    public var fcm: FCM?
 }
 
 public struct UserView: Sendable, Codable, Equatable {

@@ -3,6 +3,7 @@ import Foundation
 import TouchstoneDomain
 import TouchstoneProtocol
 import TouchstoneServer
+import TouchstoneStorage
 
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,7 +32,8 @@ extension Date {
 
 struct AppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "app", abstract: "Create and list apps.", subcommands: [Create.self, List.self])
+        commandName: "app", abstract: "Create and list apps, and set up their pushes.",
+        subcommands: [Create.self, Push.self, List.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -108,22 +110,91 @@ struct AppCommand: AsyncParsableCommand {
         var clientSecret: String?
     }
 
+    struct Push: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set up, replace or remove an app's APNs and FCM credentials (servers use them within 30 s).",
+            discussion: "Options for one provider leave the other's settings as they are.")
+
+        @Argument(help: "The app's client id.") var clientId: String
+        @Option(help: "The APNs token-signing key: the PKCS#8 P-256 .p8 file from Apple.") var apnsKeyFile: String?
+        @Option(help: "The key's id (ten characters).") var apnsKeyId: String?
+        @Option(help: "The Apple team id (ten characters).") var apnsTeamId: String?
+        @Option(help: "A bundle id devices may register for (repeatable).") var apnsTopic: [String] = []
+        @Option(help: "A Google service-account JSON file for FCM HTTP v1.") var fcmServiceAccount: String?
+        @Flag(help: "Remove the APNs credentials.") var noApns = false
+        @Flag(help: "Remove the FCM credentials.") var noFcm = false
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let input = PushCredentialsInput(
+                apnsKeyPEM: try apnsKeyFile.map {
+                    String(decoding: try Self.read($0, option: "--apns-key-file"), as: UTF8.self)
+                },
+                apnsKeyId: apnsKeyId, apnsTeamId: apnsTeamId, apnsTopics: apnsTopic,
+                fcmServiceAccount: try fcmServiceAccount.map { try Self.read($0, option: "--fcm-service-account") },
+                removesAPNs: noApns, removesFCM: noFcm)
+            try await withAdmin(database) { try await $0.setPushCredentials(input, clientId: clientId) }
+            print("push credentials of \(clientId) saved")
+        }
+
+        /// A file's bytes, or an error of one line naming the option.
+        private static func read(_ path: String, option: String) throws -> Data {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ConfigurationError("\(option): cannot read \(path)")
+            }
+            return data
+        }
+    }
+
+    /// An app as `app list --json` shows it: its policy's members and `push`.
+    struct Listed: Encodable {
+        var policy: AppPolicy
+        var push: PushSetupView
+
+        private enum CodingKeys: String, CodingKey {
+            case push
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try policy.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(push, forKey: .push)
+        }
+    }
+
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List apps and their policies.")
+        static let configuration = CommandConfiguration(
+            abstract: "List apps, their policies and which push providers they are set up for (never the keys).")
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            let apps = try await withAdmin(database) { try await $0.apps() }
+            let apps = try await withAdmin(database) { admin in
+                var listed: [Listed] = []
+                for app in try await admin.apps() {
+                    listed.append(Listed(policy: app, push: try await admin.pushSetup(clientId: app.clientId)))
+                }
+                return listed
+            }
             if output.json {
                 try printJSON(["apps": apps])
                 return
             }
-            for app in apps {
+            for listed in apps {
+                let app = listed.policy
                 print(
-                    "\(app.clientId)  publisher=\(app.publisher) biometrics=\(app.biometricAllowed) pin=\(app.pinRequired) maxPinAttempts=\(app.maxPinAttempts) inactivity=\(app.inactivityTimeoutSeconds)s attestation=\(app.attestation.rawValue)"
+                    "\(app.clientId)  publisher=\(app.publisher) biometrics=\(app.biometricAllowed) pin=\(app.pinRequired) maxPinAttempts=\(app.maxPinAttempts) inactivity=\(app.inactivityTimeoutSeconds)s attestation=\(app.attestation.rawValue) push=\(Self.push(listed.push))"
                 )
             }
+        }
+
+        /// `apns(TOPIC,…),fcm(PROJECT)`, or `none`.
+        static func push(_ setup: PushSetupView) -> String {
+            let providers = [
+                setup.apns.map { "apns(\($0.topics.joined(separator: ",")))" },
+                setup.fcm.map { "fcm(\($0.projectId))" },
+            ].compactMap(\.self)
+            return providers.isEmpty ? "none" : providers.joined(separator: ",")
         }
     }
 }

@@ -19,7 +19,8 @@ struct PushController {
 
     @Sendable func register(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
         let device = try context.requireDevice()
-        try await push.register(try await request.decodeBody(PushRegistrationRequest.self, context: context), by: device)
+        let body = try await request.decodeBody(PushRegistrationRequest.self, context: context)
+        try await push.register(body, by: device)
         return Response(status: .noContent)
     }
 

@@ -54,6 +54,7 @@ public struct AuditEventType: RawRepresentable, Hashable, Sendable, Codable, Cus
 
     // Administrators.
     public static let adminAppSave = Self(rawValue: "admin.app.save")
+    public static let adminAppPush = Self(rawValue: "admin.app.push")
     public static let adminOIDCClientSave = Self(rawValue: "admin.oidc_client.save")
     public static let adminAPIKeyCreate = Self(rawValue: "admin.api_key.create")
     public static let adminAPIKeyRevoke = Self(rawValue: "admin.api_key.revoke")
