@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import _CryptoExtras
 import Testing
 import TouchstoneProtocol
 import TouchstoneTestSupport
@@ -82,49 +83,97 @@ import TouchstoneTestSupport
         }
     }
 
-    @Test func aPushQueuedWhenTheServerStopsIsSentAfterItStartsAgain() async throws {
-        try await withPushTestServer { apns in
-            // The first server's APNs is a port nothing listens on: its try fails and waits to be made again.
-            let unreachable = "https://127.0.0.1:\(try DeviceCLI.freeLoopbackPort())"
-            let first = try await ServerProcess.startAtLocalhost(
-                ["--insecure-apns-url", unreachable, "--insecure-push-ca", apns.caPEMPath])
-            let created: ConfirmationCreated
-            do {
-                try await Self.configureAPNs(database: first.database, in: first.directory)
-                let client = WireClient(baseURL: first.baseURL)
+    @Test func anAndroidDeviceHearsOfAWebLoginThroughFCMWithAnAccessTokenFromItsServiceAccount() async throws {
+        try await withPushTestServer { fcm in
+            let options = ["--insecure-fcm-url", fcm.url, "--insecure-push-ca", fcm.caPEMPath]
+            try await DeviceCLI.withServer(options) { server, client in
+                let account: [String: String] = [
+                    "type": "service_account", "project_id": "touchstone-e2e",
+                    "client_email": "push@touchstone-e2e.iam.gserviceaccount.com", "private_key_id": "k1",
+                    "private_key": try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation,
+                    "token_uri": fcm.tokenURI(),
+                ]
+                let accountFile = server.directory.path("service-account.json")
+                try JSONSerialization.data(withJSONObject: account).write(to: URL(fileURLWithPath: accountFile))
+                let configured = try await server.admin(["app", "push", "com.example.demo", "--fcm-service-account", accountFile])
+                try #require(configured.status == 0, "\(configured)")
                 try await DeviceCLI.createAccount("ana", on: client)
-                let phone = try DeviceCLI.Profile(first)
-                try await phone.register("ana")
-                let registered = try await phone.run([
-                    "push", "register", "--apns", Self.token, "--topic", "com.example.demo", "--environment", "production",
-                ])
+                let phone = try DeviceCLI.Profile(server)
+                let status = try await phone.register("ana")
+                let registered = try await phone.run(["push", "register", "--fcm", "android:fcm-token_1"])
                 try #require(registered.status == 0, "\(registered)")
-                let asked = try await client.post(
-                    "/v1/confirmations", Self.payment,
-                    headers: try await Self.apiKey(database: first.database, in: first.directory))
-                try #require(asked.status == 201, "\(asked)")
-                created = try asked.decode(ConfirmationCreated.self)
-                let deadline = Date().addingTimeInterval(30)
-                while try !first.stderrLog().contains("push to be retried") {
-                    let log = try first.stderrLog()
-                    try #require(Date() < deadline, "no try within 30 s: \(log)")
-                    try await Task.sleep(for: .milliseconds(100))
-                }
-                #expect(await first.stop() == 0)
-            } catch {
-                await first.stop()
-                throw error
-            }
 
-            let second = try await ServerProcess.start(["--database", first.database] + Self.pushOptions(apns))
-            do {
-                let push = try #require(try await apns.requests(atLeast: 1, pathPrefix: "/3/device/").first)
-                #expect(push.headers["apns-collapse-id"] == created.confirmationId)
-                #expect(await second.stop() == 0)
-            } catch {
-                await second.stop()
-                throw error
+                let started = try await client.post("/v1/web-logins", WebLoginRequest(username: "ana"))
+                try #require(started.status == 201, "\(started)")
+                let webLogin = try started.decode(WebLoginStarted.self)
+
+                let recorded = try await fcm.requests(atLeast: 2)
+                #expect(recorded.map(\.path) == ["/token", "/v1/projects/touchstone-e2e/messages:send"])
+                #expect(recorded[0].form()["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer")
+                let send = recorded[1]
+                #expect(send.headers["authorization"] == "Bearer ya29.test-1")
+                let message = try #require(try send.json()["message"] as? [String: Any])
+                #expect(message["token"] as? String == "android:fcm-token_1")
+                #expect(message["notification"] == nil)
+                #expect(
+                    message["data"] as? [String: String]
+                        == ["touchstone_v": "1", "kind": "web-login", "id": webLogin.webLoginId, "deviceId": try #require(status.deviceId)])
+                let android = try #require(message["android"] as? [String: Any])
+                #expect(android["priority"] as? String == "HIGH" && android["collapse_key"] as? String == webLogin.webLoginId)
             }
+        }
+    }
+
+    @Test func aPushQueuedWhenTheServerStopsIsSentAfterItStartsAgain() async throws {
+        // The first server's APNs is down (503): its try fails and waits to be made again.
+        try await withPushTestServer(behaviours: [Self.token: .down]) { down in
+            try await withPushTestServer { apns in
+                try await Self.restart(from: down, to: apns)
+            }
+        }
+    }
+
+    /// Queues a push on a server whose APNs is `down`, stops it after its first try, and starts a server on the same
+    /// database that sends to `apns`.
+    static func restart(from down: PushTestServer, to apns: PushTestServer) async throws {
+        let first = try await ServerProcess.startAtLocalhost(Self.pushOptions(down))
+        let created: ConfirmationCreated
+        do {
+            try await Self.configureAPNs(database: first.database, in: first.directory)
+            let client = WireClient(baseURL: first.baseURL)
+            try await DeviceCLI.createAccount("ana", on: client)
+            let phone = try DeviceCLI.Profile(first)
+            try await phone.register("ana")
+            let registered = try await phone.run([
+                "push", "register", "--apns", Self.token, "--topic", "com.example.demo", "--environment", "production",
+            ])
+            try #require(registered.status == 0, "\(registered)")
+            let asked = try await client.post(
+                "/v1/confirmations", Self.payment,
+                headers: try await Self.apiKey(database: first.database, in: first.directory))
+            try #require(asked.status == 201, "\(asked)")
+            created = try asked.decode(ConfirmationCreated.self)
+            let deadline = Date().addingTimeInterval(30)
+            while try !first.stderrLog().contains("push to be retried") {
+                let log = try first.stderrLog()
+                try #require(Date() < deadline, "no try within 30 s: \(log)")
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(await first.stop() == 0)
+        } catch {
+            await first.stop()
+            throw error
+        }
+
+        let second = try await ServerProcess.start(["--database", first.database] + Self.pushOptions(apns))
+        do {
+            let push = try #require(try await apns.requests(atLeast: 1, pathPrefix: "/3/device/").first)
+            #expect(push.headers["apns-collapse-id"] == created.confirmationId)
+            #expect(try !down.recorded().filter { $0.path.hasPrefix("/3/device/") }.isEmpty)
+            #expect(await second.stop() == 0)
+        } catch {
+            await second.stop()
+            throw error
         }
     }
 
