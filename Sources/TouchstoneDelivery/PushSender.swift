@@ -58,16 +58,17 @@ package struct PushSender: Service {
         await cancelWhenGracefulShutdown {
             for await _ in after {}
         }
-        var countedAt = Date.distantPast
+        // When the queue was last counted for the gauge: at most once a second while idle.
+        var countedAt: ContinuousClock.Instant?
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             var claimed: [QueuedPush] = []
             do {
                 let now = now()
                 claimed = try await store.claimDuePushes(
                     claimant: claimant, now: now, leaseUntil: now.addingTimeInterval(Self.claimLease), limit: batchSize)
-                if now.timeIntervalSince(countedAt) >= 1 || !claimed.isEmpty {
+                if !claimed.isEmpty || countedAt.map({ $0.duration(to: .now) >= .seconds(1) }) ?? true {
                     metrics.queued.record(try await store.queuedPushCount())
-                    countedAt = now
+                    countedAt = .now
                 }
             } catch {
                 logger.warning("push outbox: claiming failed", metadata: ["error": "\(error)"])

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Prometheus
+import ServiceLifecycle
 import Synchronization
 import Testing
 import TouchstoneProtocol
@@ -94,6 +95,33 @@ import TouchstoneTestSupport
             #expect(try await h.store.queuedPushCount() == 0)
             #expect(sentCount(scene, "delivered") == 1)
         }
+    }
+
+    @Test func theSenderSendsWhatIsQueuedReportsTheQueueAndStopsOnGracefulShutdown() async throws {
+        try await Harness.run { h in
+            let scene = try await makeScene(h, answers: [.delivered])
+            try await confirmation(h, scene)
+            try await confirmation(h, scene)
+            let group = ServiceGroup(
+                configuration: .init(services: [.init(service: scene.sender)], logger: Logger(label: "test")))
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                let deadline = ContinuousClock.now + .seconds(30)
+                while scene.gateway.sent.count < 2 || gauge(scene, "touchstone_push_queued") != 0 {
+                    try #require(ContinuousClock.now < deadline, "sent \(scene.gateway.sent.count)")
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+            }
+            #expect(scene.gateway.sent.count == 2)
+            #expect(try await h.store.queuedPushCount() == 0)
+        }
+    }
+
+    func gauge(_ scene: Scene, _ name: String) -> Double? {
+        scene.registry.emitToString().split(separator: "\n").first { $0.hasPrefix(name + " ") }
+            .flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
     }
 
     @Test func aTokenTheServiceNoLongerKnowsLosesItsRegistration() async throws {
