@@ -60,18 +60,6 @@ enum ServerSigningKey {
         }
     }
 
-    /// Whether `signature` is this key's JWS signature of `input`.
-    func isValidSignature(_ signature: Data, for input: [UInt8]) -> Bool {
-        switch self {
-        case .es256(let key):
-            guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
-            return key.publicKey.isValidSignature(signature, for: input)
-        case .rs256(let key):
-            return key.publicKey.isValidSignature(
-                _RSA.Signing.RSASignature(rawRepresentation: signature), for: input, padding: .insecurePKCS1v1_5)
-        }
-    }
-
     /// The public key as the JWKS publishes it.
     func publicJWK(kid: String) throws -> JWKSet.Key {
         let jwk = try publicJWKForThumbprint()

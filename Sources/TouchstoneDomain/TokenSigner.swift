@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import JWTKit
 import Logging
 import TouchstoneCrypto
 import TouchstoneProtocol
@@ -17,10 +16,9 @@ package actor TokenSigner {
     private let clock: any WallClock
     private let issuer: String
     private let accessTokenLifetime: TimeInterval
-    private var keys: JWTKeyCollection = JWTKeyCollection()
     private var published: [JWKSet.Key] = []
-    /// The published keys by `kid`.
-    private var publishedKeys: [String: ServerSigningKey] = [:]
+    /// The published keys' public halves by `kid`, each verifying its one algorithm.
+    private var verificationKeys: [String: JWSKey] = [:]
     /// The key of each algorithm that signs now, with its encoded headers.
     private var signing: [ServerKeyAlgorithm: SigningKey] = [:]
     private var loadedAt: Date = .distantPast
@@ -130,41 +128,31 @@ package actor TokenSigner {
         }
 
         func sign(payload: [UInt8], encodedHeader: [UInt8]) throws -> String {
-            let signingInput = encodedHeader + Array(Base64URL.encode(payload).utf8)
-            let signature = try key.signature(for: signingInput)
-            return String(decoding: signingInput, as: UTF8.self) + "." + Base64URL.encode(signature)
+            try CompactJWS.serialize(encodedHeader: encodedHeader, payload: payload) { Array(try key.signature(for: $0)) }
         }
     }
 
-    /// Verifies an access token's signature (with a published key, ES256 only), `typ`, `iss` and `exp`.
+    /// Verifies an access token (`typ: at+jwt`, ES256 with a published key, `iss` and `exp`); `nil` for anything else.
     package func verify(_ token: String) async throws -> AccessTokenClaims? {
         try await reloadIfStale()
-        guard let kid = Self.headerKid(token), published.contains(where: { $0.kid == kid }) else { return nil }
-        guard let claims = try? await keys.verify(token, as: AccessTokenClaims.self) else { return nil }
-        let now = Int64(clock.now().timeIntervalSince1970)
-        guard claims.iss == issuer, now < claims.exp else { return nil }
-        return claims
+        guard let jws = try? CompactJWS(token), let key = jws.header.kid.flatMap({ verificationKeys[$0] }),
+            key.publicKey.algorithm == .es256
+        else { return nil }
+        return try? jws.verify(as: AccessTokenClaims.self, with: key, expecting: expectations)
     }
 
     /// The claims of an ID token this provider signed with a key it still publishes, expired or not (logout's
     /// `id_token_hint`); `nil` for anything else.
     package func verifyIDTokenSignature(_ token: String) async throws -> IDTokenClaims? {
         try await reloadIfStale()
-        struct Header: Decodable {
-            let alg: String
-            let kid: String
-            let typ: String?
+        guard let jws = try? CompactJWS(token), let key = jws.header.kid.flatMap({ verificationKeys[$0] }) else {
+            return nil
         }
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerBytes = Base64URL.decode(String(parts[0])),
-            let header = try? JSONDecoder().decode(Header.self, from: headerBytes), header.typ == "JWT",
-            let key = publishedKeys[header.kid], key.algorithm.rawValue == header.alg,
-            let signature = Base64URL.decode(String(parts[2])),
-            key.isValidSignature(signature, for: Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))),
-            let payload = Base64URL.decode(String(parts[1])),
-            let claims = try? JSONDecoder().decode(IDTokenClaims.self, from: payload), claims.iss == issuer
-        else { return nil }
-        return claims
+        return try? jws.verify(as: IDTokenClaims.self, with: key, expecting: expectations)
+    }
+
+    private var expectations: ServerTokenExpectations {
+        ServerTokenExpectations(issuer: issuer, now: Int64(clock.now().timeIntervalSince1970))
     }
 
     private func reloadIfStale() async throws {
@@ -176,18 +164,14 @@ package actor TokenSigner {
     private func reload() async throws {
         let now = clock.now()
         let records = try await store.serverKeys()
-        let collection = JWTKeyCollection()
         var published: [JWKSet.Key] = []
-        var publishedKeys: [String: ServerSigningKey] = [:]
+        var verificationKeys: [String: JWSKey] = [:]
         var signing: [ServerKeyAlgorithm: (record: ServerKeyRecord, key: ServerSigningKey)] = [:]
         for record in records {
             if let retired = record.retiredAt, retired.addingTimeInterval(2 * accessTokenLifetime) < now { continue }
             guard let key = try? ServerSigningKey(record) else { continue }
-            if case .es256(let privateKey) = key {
-                await collection.add(ecdsa: try ES256PrivateKey(backing: privateKey), kid: JWKIdentifier(string: record.kid))
-            }
             published.append(try key.publicJWK(kid: record.kid))
-            publishedKeys[record.kid] = key
+            verificationKeys[record.kid] = try JWSKey(DevicePublicKey(jwk: key.publicJWKForThumbprint()))
             if record.activatesAt <= now, record.retiredAt.map({ $0 > now }) ?? true {
                 let current = signing[key.algorithm]
                 if current.map({ record.activatesAt >= $0.record.activatesAt }) ?? true {
@@ -195,9 +179,8 @@ package actor TokenSigner {
                 }
             }
         }
-        self.keys = collection
         self.published = published
-        self.publishedKeys = publishedKeys
+        self.verificationKeys = verificationKeys
         self.signing = try signing.mapValues { try SigningKey(key: $0.key, kid: $0.record.kid) }
         self.loadedAt = now
     }
@@ -210,19 +193,5 @@ package actor TokenSigner {
             kid: Thumbprint.of(try key.publicJWKForThumbprint()), algorithm: algorithm.rawValue,
             privateKey: Base64URL.encode(key.privateRepresentation), createdAt: createdAt, activatesAt: activatesAt,
             retiredAt: nil)
-    }
-
-    private static func headerKid(_ token: String) -> String? {
-        struct Header: Decodable {
-            let kid: String
-            let alg: String
-            let typ: String
-        }
-        guard let encoded = token.split(separator: ".", omittingEmptySubsequences: false).first,
-            let data = Base64URL.decode(String(encoded)),
-            let header = try? JSONDecoder().decode(Header.self, from: data),
-            header.alg == "ES256", header.typ == "at+jwt"
-        else { return nil }
-        return header.kid
     }
 }
