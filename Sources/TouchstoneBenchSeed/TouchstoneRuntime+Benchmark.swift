@@ -60,7 +60,7 @@ extension TouchstoneRuntime {
                     id: RecordID.random(), userId: user.id, clientId: app.clientId, publisher: app.publisher,
                     name: enrollment.device.name, model: enrollment.device.model, vendorId: enrollment.device.vendorId,
                     os: enrollment.device.os, fingerprint: DeviceFingerprint.of(enrollment.device),
-                    deviceKey: deviceKey.jwk, deviceKeyThumbprint: deviceKey.thumbprint, biometricKey: biometricKey.jwk,
+                    deviceKey: deviceKey, deviceKeyThumbprint: deviceKey.thumbprint, biometricKey: biometricKey,
                     biometricKeyThumbprint: biometricKey.thumbprint, pinHash: pinHash, pinFailures: 0, pinLockedAt: nil,
                     createdAt: now, lastUsedAt: nil, revokedAt: nil))
         }

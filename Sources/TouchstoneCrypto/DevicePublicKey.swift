@@ -116,6 +116,13 @@ public struct DevicePublicKey: Sendable {
     }
 }
 
+extension DevicePublicKey: Equatable {
+    /// Two keys are the same key when their canonical JWKs are: the JWK fixes the algorithm and the key material.
+    public static func == (lhs: DevicePublicKey, rhs: DevicePublicKey) -> Bool {
+        lhs.jwk == rhs.jwk
+    }
+}
+
 /// The JWS algorithms a device key may use.
 public enum DeviceKeyAlgorithm: String, Sendable, Codable {
     case es256 = "ES256"

@@ -16,7 +16,6 @@ import TouchstoneStorage
 /// through ``DeviceTokenGate``.
 struct DeviceAssertionPipeline: Sendable {
     let gate: DeviceTokenGate
-    let keys: DeviceKeyCache
     let pins: PINCheck
 
     /// A token whose signature and claims verified against its device, not acted on yet.
@@ -44,9 +43,8 @@ struct DeviceAssertionPipeline: Sendable {
     func verify<Claims: UserVerifiedClaims>(_ token: UnverifiedDeviceToken, device: DeviceRecord, as type: Claims.Type)
         throws -> Verified<Claims>
     {
-        guard let (jwk, isBiometric) = device.registeredKey(kid: token.kid) else { throw ProblemError.invalidAssertion }
-        let verified = try gate.verify(
-            token, key: try keys.key(for: jwk), as: type, issuer: device.id, invalid: .invalidAssertion)
+        guard let (key, isBiometric) = device.registeredKey(kid: token.kid) else { throw ProblemError.invalidAssertion }
+        let verified = try gate.verify(token, key: key, as: type, issuer: device.id, invalid: .invalidAssertion)
         guard verified.claims.verify(signedWithBiometricKey: isBiometric) else { throw ProblemError.invalidAssertion }
         return Verified(token: verified, device: device, signedWithBiometricKey: isBiometric, keyThumbprint: token.kid)
     }

@@ -6,7 +6,6 @@ import TouchstoneStorage
 /// (`Touchstone-Device-Proof`), and a device's own requests (`Authorization: TouchstoneDevice`).
 struct DeviceProofCheck: Sendable {
     let devices: any DeviceStore
-    let keys: DeviceKeyCache
     let gate: DeviceTokenGate
     /// The server's issuer, which `htu` begins with.
     let issuer: String
@@ -24,8 +23,7 @@ struct DeviceProofCheck: Sendable {
         guard token.issuer == deviceId, let device = try await devices.device(id: deviceId),
             device.isActive, token.kid == device.deviceKeyThumbprint
         else { throw invalid }
-        let key = try keys.key(for: device.deviceKey)
-        let verified = try gate.verify(token, key: key, as: RequestClaims.self, issuer: deviceId, invalid: invalid)
+        let verified = try gate.verify(token, key: device.deviceKey, as: RequestClaims.self, issuer: deviceId, invalid: invalid)
         guard verified.claims.verify(method: method, url: issuer + path) else { throw invalid }
         try await gate.spend(verified, replayed: invalid)
         return device

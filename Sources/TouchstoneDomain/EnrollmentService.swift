@@ -19,8 +19,6 @@ package struct EnrollmentService: Sendable {
     let auditor: Auditor
     let throttle: PasswordThrottle
     let passwords: PasswordCheck
-    /// Parsed device keys (a replaced device's).
-    let keys: DeviceKeyCache
     let gate: DeviceTokenGate
     let attestations: KeyAttestationCheck
     let decisions: DecisionService
@@ -138,7 +136,7 @@ package struct EnrollmentService: Sendable {
             let replaced = active.first(where: { $0.fingerprint == fingerprint })
         {
             previous = replaced
-            proofs.append((try keys.key(for: replaced.deviceKey), previousProof))
+            proofs.append((replaced.deviceKey, previousProof))
         }
         let verified = try proofs.map { key, proof in
             guard let proof else { throw ProblemError.invalidProof }
@@ -182,8 +180,8 @@ package struct EnrollmentService: Sendable {
         let device = DeviceRecord(
             id: random.recordID(), userId: enrollment.userId, clientId: app.clientId, publisher: app.publisher,
             name: request.device.name, model: request.device.model, vendorId: request.device.vendorId,
-            os: request.device.os, fingerprint: fingerprint, deviceKey: deviceKey.jwk,
-            deviceKeyThumbprint: deviceKey.thumbprint, biometricKey: biometricKey?.jwk,
+            os: request.device.os, fingerprint: fingerprint, deviceKey: deviceKey,
+            deviceKeyThumbprint: deviceKey.thumbprint, biometricKey: biometricKey,
             biometricKeyThumbprint: biometricKey?.thumbprint, pinHash: pinHash, pinFailures: 0, pinLockedAt: nil,
             createdAt: now, lastUsedAt: now, revokedAt: nil, compromised: request.device.compromised,
             attestation: attestation)
@@ -308,8 +306,10 @@ package struct EnrollmentService: Sendable {
                     id: random.recordID(), userId: enrollment.userId, clientId: app.clientId,
                     publisher: app.publisher, name: pending.device.name, model: pending.device.model,
                     vendorId: pending.device.vendorId, os: pending.device.os, fingerprint: pending.fingerprint,
-                    deviceKey: pending.deviceKey, deviceKeyThumbprint: pending.deviceKeyThumbprint,
-                    biometricKey: pending.biometricKey, biometricKeyThumbprint: pending.biometricKeyThumbprint,
+                    deviceKey: try DevicePublicKey(jwk: pending.deviceKey),
+                    deviceKeyThumbprint: pending.deviceKeyThumbprint,
+                    biometricKey: try pending.biometricKey.map(DevicePublicKey.init(jwk:)),
+                    biometricKeyThumbprint: pending.biometricKeyThumbprint,
                     pinHash: pending.pinHash, pinFailures: 0, pinLockedAt: nil, createdAt: now, lastUsedAt: now,
                     revokedAt: nil, compromised: pending.device.compromised, attestation: pending.attestation)
             }

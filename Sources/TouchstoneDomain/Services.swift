@@ -32,11 +32,10 @@ package struct Services: Sendable {
         let auditor = Auditor(store: store, clock: clock, logger: logger)
         let sessionIssuer = SessionIssuer(clock: clock, random: random, signer: signer, settings: settings)
         let accessTokens = AccessTokenCheck(signer: signer, sessions: store)
-        let keys = DeviceKeyCache()
         let gate = DeviceTokenGate(
             store: store, clock: clock, rules: DeviceTokenRules(audience: settings.issuer), logger: logger)
         let pipeline = DeviceAssertionPipeline(
-            gate: gate, keys: keys, pins: PINCheck(apps: store, hasher: hasher, metrics: metrics))
+            gate: gate, pins: PINCheck(apps: store, hasher: hasher, metrics: metrics))
         let throttle = PasswordThrottle(store: store, clock: clock)
         let passwords = PasswordCheck(users: store, hasher: hasher, throttle: throttle, auditor: auditor)
         let decisions = DecisionService(store: store, clock: clock, hasher: hasher, pipeline: pipeline, gate: gate)
@@ -49,7 +48,7 @@ package struct Services: Sendable {
         enrollments = EnrollmentService(
             store: store, clock: clock, random: random, challengeLifetime: settings.challengeLifetime,
             pendingEnrollmentLifetime: settings.pendingEnrollmentLifetime, hasher: hasher, metrics: metrics,
-            auditor: auditor, throttle: throttle, passwords: passwords, keys: keys, gate: gate,
+            auditor: auditor, throttle: throttle, passwords: passwords, gate: gate,
             attestations: KeyAttestationCheck(settings: settings, clock: clock, logger: logger), decisions: decisions,
             sessionIssuer: sessionIssuer)
         logins = LoginService(
@@ -57,7 +56,7 @@ package struct Services: Sendable {
             metrics: metrics, auditor: auditor, pipeline: pipeline, sessionIssuer: sessionIssuer)
         sessions = SessionService(
             store: store, clock: clock, accountClientId: settings.accountClientId, auditor: auditor,
-            proofs: DeviceProofCheck(devices: store, keys: keys, gate: gate, issuer: settings.issuer),
+            proofs: DeviceProofCheck(devices: store, gate: gate, issuer: settings.issuer),
             accessTokens: accessTokens, sessionIssuer: sessionIssuer)
         devices = DeviceService(store: store, clock: clock, auditor: auditor)
         stepUp = StepUpService(

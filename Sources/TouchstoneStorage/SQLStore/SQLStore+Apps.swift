@@ -93,7 +93,7 @@ extension SQLStore {
     static func appRecord(_ row: any SQLRow, prefix: String = "") throws -> AppRecord {
         AppRecord(
             clientId: try row.string(prefix + "client_id"), publisher: try row.string(prefix + "publisher"),
-            policy: try storedPolicies.decode(try row.string(prefix + "policy")),
+            policy: try storedPolicies.value(of: try row.string(prefix + "policy")),
             attestedApps: try row.optionalString(prefix + "attested_apps").map { try fromJSON($0, as: AttestedApps.self) }
                 ?? AttestedApps())
     }

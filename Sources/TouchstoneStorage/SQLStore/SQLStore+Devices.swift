@@ -85,8 +85,9 @@ extension SQLStore {
     package static func deviceValues(_ device: DeviceRecord) throws -> [any Encodable & Sendable] {
         [
             device.id, device.userId, device.clientId, device.publisher, device.name, device.model, device.vendorId,
-            device.os, device.fingerprint, try json(device.deviceKey), device.deviceKeyThumbprint,
-            try device.biometricKey.map(json), device.biometricKeyThumbprint, device.pinHash, device.pinFailures,
+            device.os, device.fingerprint, try json(device.deviceKey.jwk), device.deviceKeyThumbprint,
+            try device.biometricKey.map { try json($0.jwk) }, device.biometricKeyThumbprint, device.pinHash,
+            device.pinFailures,
             device.pinLockedAt?.storedSeconds, device.createdAt.storedSeconds, device.lastUsedAt?.storedSeconds,
             device.revokedAt?.storedSeconds, device.compromised ? 1 : 0, device.attestation?.kind.rawValue,
             device.attestation?.appAttestKeyId, device.attestation?.appAttestPublicKey, device.attestation?.appAttestReceipt,
@@ -99,9 +100,9 @@ extension SQLStore {
             id: try row.string("id"), userId: try row.string("user_id"), clientId: try row.string("client_id"),
             publisher: try row.string("publisher"), name: try row.string("name"), model: try row.string("model"),
             vendorId: try row.string("vendor_id"), os: try row.string("os"), fingerprint: try row.string("fingerprint"),
-            deviceKey: try storedKeys.decode(try row.string("device_key")),
+            deviceKey: try storedKeys.value(of: try row.string("device_key")),
             deviceKeyThumbprint: try row.string("device_key_thumbprint"),
-            biometricKey: try row.optionalString("biometric_key").map(storedKeys.decode),
+            biometricKey: try row.optionalString("biometric_key").map(storedKeys.value(of:)),
             biometricKeyThumbprint: try row.optionalString("biometric_key_thumbprint"),
             pinHash: try row.optionalString("pin_hash"), pinFailures: try row.int("pin_failures"),
             pinLockedAt: try row.optionalDate("pin_locked_at"), createdAt: try row.date("created_at"),

@@ -1,13 +1,18 @@
 import Foundation
 import SQLKit
+import TouchstoneCrypto
 import TouchstoneProtocol
 
 /// The store on any SQL database SQLKit speaks: the same statements serve SQLite and PostgreSQL.
 package final class SQLStore: TouchstoneStore {
     package let provider: any SQLDatabaseProvider
-    /// Device public keys (JWK text) and app policies, decoded once per distinct text.
-    static let storedKeys = DecodedJSONCache<PublicJWK>(capacity: 32_768)
-    static let storedPolicies = DecodedJSONCache<AppPolicy>(capacity: 1_024)
+    /// Device public keys, from their JWK text to the parsed and validated key that verifies, once per distinct
+    /// text: the only cache of device keys, so a login reads its device and verifies without parsing a key.
+    static let storedKeys = ParsedTextCache(capacity: 32_768) { text in
+        try DevicePublicKey(jwk: fromJSON(text, as: PublicJWK.self))
+    }
+    /// App policies, decoded once per distinct text.
+    static let storedPolicies = ParsedTextCache(capacity: 1_024) { text in try fromJSON(text, as: AppPolicy.self) }
 
     package init(provider: any SQLDatabaseProvider) {
         self.provider = provider

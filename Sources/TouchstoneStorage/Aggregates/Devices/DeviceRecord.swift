@@ -1,7 +1,11 @@
 import Foundation
+import TouchstoneCrypto
 import TouchstoneProtocol
 
 /// An enrolled device with its two keys and PIN state.
+///
+/// The keys are read parsed and validated, ready to verify (the store parses each stored key once: ``SQLStore``'s
+/// cache of them is the only one).
 package struct DeviceRecord: Sendable, Equatable {
     package var id: String
     package var userId: String
@@ -12,9 +16,9 @@ package struct DeviceRecord: Sendable, Equatable {
     package var vendorId: String
     package var os: String
     package var fingerprint: String
-    package var deviceKey: PublicJWK
+    package var deviceKey: DevicePublicKey
     package var deviceKeyThumbprint: String
-    package var biometricKey: PublicJWK?
+    package var biometricKey: DevicePublicKey?
     package var biometricKeyThumbprint: String?
     package var pinHash: String?
     package var pinFailures: Int
@@ -31,7 +35,7 @@ package struct DeviceRecord: Sendable, Equatable {
 
     /// The registered key a token's `kid` names, and whether it is the biometric key (the device key signs only
     /// together with the PIN); `nil` for any other key, including a biometric key revoked by opt-out.
-    package func registeredKey(kid: String) -> (jwk: PublicJWK, isBiometric: Bool)? {
+    package func registeredKey(kid: String) -> (key: DevicePublicKey, isBiometric: Bool)? {
         if let biometricKey, kid == biometricKeyThumbprint { return (biometricKey, true) }
         if kid == deviceKeyThumbprint { return (deviceKey, false) }
         return nil
@@ -47,9 +51,9 @@ package struct DeviceRecord: Sendable, Equatable {
         vendorId: String,
         os: String,
         fingerprint: String,
-        deviceKey: PublicJWK,
+        deviceKey: DevicePublicKey,
         deviceKeyThumbprint: String,
-        biometricKey: PublicJWK? = nil,
+        biometricKey: DevicePublicKey? = nil,
         biometricKeyThumbprint: String? = nil,
         pinHash: String? = nil,
         pinFailures: Int,
