@@ -12,7 +12,7 @@ public enum RecoveryCode {
     static let length = 12
 
     /// A new code of 60 bits from `generator`, written `xxxx-xxxx-xxxx`.
-    /// - ⚠️ Pass a cryptographically secure generator outside tests (the default is the system's).
+    /// - ⚠️ Pass a cryptographically secure generator outside tests.
     public static func generate<G: RandomNumberGenerator>(using generator: inout G) -> String {
         let bits = generator.next() as UInt64
         let characters = (0..<length).map { index in
@@ -21,9 +21,9 @@ public enum RecoveryCode {
         return String(characters[0..<4]) + "-" + String(characters[4..<8]) + "-" + String(characters[8..<12])
     }
 
-    /// A set of ``setSize`` distinct new codes from the system's secure generator.
-    public static func generateSet() -> [String] {
-        var generator = SystemRandomNumberGenerator()
+    /// A set of ``setSize`` distinct new codes from `generator`.
+    /// - ⚠️ Pass a cryptographically secure generator outside tests: a code is a way into the account.
+    public static func generateSet<G: RandomNumberGenerator>(using generator: inout G) -> [String] {
         var codes: [String] = []
         while codes.count < setSize {
             let code = generate(using: &generator)

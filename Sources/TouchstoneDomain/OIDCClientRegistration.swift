@@ -25,12 +25,12 @@ package struct OIDCClientRegistration: Sendable {
         self.idTokenAlgorithm = idTokenAlgorithm
     }
 
-    /// The record to store, and the new secret (shown once) of a confidential client.
+    /// The record to store, and the new secret (shown once) of a confidential client, drawn from `random`.
     /// - Throws: ``ConfigurationError`` for a client id that is not made of unreserved characters, a redirect URI that
     ///   is neither `https` nor `http` on localhost or 127.0.0.1, has a fragment or userinfo, is not absolute or holds
     ///   a character RFC 3986 does not allow in a URI, an empty name, or an ID token algorithm other than RS256 and
     ///   ES256.
-    package func record() throws -> (OIDCClientRecord, secret: String?) {
+    package func record(random: any RandomSource) throws -> (OIDCClientRecord, secret: String?) {
         guard !clientId.isEmpty, clientId.utf8.allSatisfy(PercentEncoding.isUnreserved) else {
             throw ConfigurationError("an OIDC client id may hold only letters, digits and - . _ ~")
         }
@@ -44,7 +44,7 @@ package struct OIDCClientRegistration: Sendable {
         guard ServerKeyAlgorithm(rawValue: idTokenAlgorithm) != nil else {
             throw ConfigurationError("--id-token-alg takes RS256 or ES256")
         }
-        let secret = confidential ? SecretDigest.randomToken() : nil
+        let secret = confidential ? random.token() : nil
         return (
             OIDCClientRecord(
                 clientId: clientId, name: name, redirectURIs: redirectURIs, postLogoutRedirectURIs: postLogoutRedirectURIs,

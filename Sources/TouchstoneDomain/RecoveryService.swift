@@ -9,6 +9,8 @@ package struct RecoveryService: Sendable {
 
     let store: any Store
     let clock: any WallClock
+    /// Where the codes come from.
+    let random: any RandomSource
     let auditor: Auditor
 
     /// `POST /v1/account/recovery-codes`: ten new codes, which replace every earlier one; only their digests are kept.
@@ -20,7 +22,8 @@ package struct RecoveryService: Sendable {
             clientId: identity.claims.aud, ip: ip
         ) {
             try StepUpService.requirePrivilege(identity)
-            let codes = RecoveryCode.generateSet()
+            var generator = Generator(source: random)
+            let codes = RecoveryCode.generateSet(using: &generator)
             let now = clock.now()
             let actingDevice = try await store.actingDevice(of: identity)
             try await store.replaceRecoveryCodes(

@@ -84,6 +84,6 @@ package struct Services: Sendable {
             store: store, clock: clock, random: random, issuer: settings.issuer,
             accessTokenLifetime: settings.accessTokenLifetime, signer: signer, metrics: metrics, auditor: auditor,
             clients: clients, accessTokens: accessTokens, sessionIssuer: sessionIssuer)
-        recovery = RecoveryService(store: store, clock: clock, auditor: auditor)
+        recovery = RecoveryService(store: store, clock: clock, random: random, auditor: auditor)
     }
 }

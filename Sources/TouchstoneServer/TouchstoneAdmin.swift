@@ -9,24 +9,28 @@ import TouchstoneStorage
 public final class TouchstoneAdmin: Sendable {
     private let store: SQLStore
     private let clock: any WallClock
+    /// Where OIDC client secrets, API keys and their ids come from.
+    private let random: any RandomSource
 
-    private init(store: SQLStore, clock: any WallClock) {
+    private init(store: SQLStore, clock: any WallClock, random: any RandomSource) {
         self.store = store
         self.clock = clock
+        self.random = random
     }
 
     /// Opens and migrates the database for `body`, then closes it; an empty database gets the demo app, as `serve`
     /// would give it.
+    /// - Parameter random: where secrets and ids come from; only tests pass another than the system's.
     public static func with<T>(
-        database: DatabaseLocation, clock: any WallClock = SystemClock(), logger: Logger,
-        _ body: (TouchstoneAdmin) async throws -> T
+        database: DatabaseLocation, clock: any WallClock = SystemClock(), random: any RandomSource = SystemRandom(),
+        logger: Logger, _ body: (TouchstoneAdmin) async throws -> T
     ) async throws -> T {
         let store = SQLStore(
             provider: try await TouchstoneRuntime.openDatabase(database, bounds: DatabaseBounds(), logger: logger))
         return try await store.provider.withRunning {
             try await store.migrate()
             try await store.createDemoAppIfEmpty(.demo, at: clock.now())
-            return try await body(TouchstoneAdmin(store: store, clock: clock))
+            return try await body(TouchstoneAdmin(store: store, clock: clock, random: random))
         }
     }
 
@@ -59,7 +63,7 @@ public final class TouchstoneAdmin: Sendable {
             throw ConfigurationError(
                 "\(client.clientId) is a confidential client: give --client-secret (it makes a new secret) to change it")
         }
-        let registration = try client.map { try $0.record() }
+        let registration = try client.map { try $0.record(random: random) }
         let attestedApps = try attestation.record(requirement: policy.attestation)
         try await store.saveApp(
             AppRecord(clientId: policy.clientId, publisher: policy.publisher, policy: policy, attestedApps: attestedApps),
@@ -98,8 +102,8 @@ public final class TouchstoneAdmin: Sendable {
     /// Creates an API key for an app and returns it; only its SHA-256 is stored.
     public func createAPIKey(clientId: String) async throws -> (id: String, key: String) {
         guard try await store.app(clientId: clientId) != nil else { throw ConfigurationError("no app \(clientId)") }
-        let id = RecordID.random()
-        let key = "tsk_" + SecretDigest.randomToken()
+        let id = random.recordID()
+        let key = "tsk_" + random.token()
         try await store.createAPIKey(
             APIKeyRecord(id: id, clientId: clientId, createdAt: clock.now(), revokedAt: nil), hash: SecretDigest.sha256(key))
         await audit(.adminAPIKeyCreate, clientId: clientId, detail: id)

@@ -602,13 +602,13 @@ import TouchstoneTestSupport
                 idTokenAlgorithm: alg)
         }
         for uri in ["http://shop.example/cb", "https://shop.example/cb#frag", "shop.example/cb", "/cb"] {
-            #expect(throws: ConfigurationError.self, "\(uri)") { try registration([uri]).record() }
+            #expect(throws: ConfigurationError.self, "\(uri)") { try registration([uri]).record(random: SystemRandom()) }
         }
-        #expect(throws: ConfigurationError.self) { try registration([]).record() }
-        #expect(throws: ConfigurationError.self) { try registration(["https://shop.example/cb"], clientId: "shop app").record() }
-        #expect(throws: ConfigurationError.self) { try registration(["https://shop.example/cb"], alg: "HS256").record() }
+        #expect(throws: ConfigurationError.self) { try registration([]).record(random: SystemRandom()) }
+        #expect(throws: ConfigurationError.self) { try registration(["https://shop.example/cb"], clientId: "shop app").record(random: SystemRandom()) }
+        #expect(throws: ConfigurationError.self) { try registration(["https://shop.example/cb"], alg: "HS256").record(random: SystemRandom()) }
         for uri in ["https://shop.example/cb?x=1", "http://localhost:3000/cb", "http://127.0.0.1/cb"] {
-            #expect(try registration([uri]).record().0.redirectURIs == [uri])
+            #expect(try registration([uri]).record(random: SystemRandom()).0.redirectURIs == [uri])
         }
     }
 
@@ -632,16 +632,16 @@ import TouchstoneTestSupport
             "http://localhost.evil.test/cb", "http://127.0.0.1.evil.test/cb",
         ]
         for uri in refused {
-            #expect(throws: ConfigurationError.self, "\(uri.debugDescription)") { try registration(redirect: uri).record() }
+            #expect(throws: ConfigurationError.self, "\(uri.debugDescription)") { try registration(redirect: uri).record(random: SystemRandom()) }
             #expect(throws: ConfigurationError.self, "post-logout \(uri.debugDescription)") {
-                try registration(redirect: "https://shop.example/cb", postLogout: uri).record()
+                try registration(redirect: "https://shop.example/cb", postLogout: uri).record(random: SystemRandom())
             }
         }
         for uri in [
             "https://shop.example/caf%C3%A9", "https://shop.example/cb?next=a@b&x=(1);y='2'*+,!$", "https://shop.example:8443/a/b~c_d-e.f",
             "http://LOCALHOST:8080/cb", "http://127.0.0.1:1/cb?x=%2F", "https://[2001:db8::1]/cb",
         ] {
-            let record = try registration(redirect: uri, postLogout: uri).record().0
+            let record = try registration(redirect: uri, postLogout: uri).record(random: SystemRandom()).0
             #expect(record.redirectURIs == [uri] && record.postLogoutRedirectURIs == [uri])
         }
     }

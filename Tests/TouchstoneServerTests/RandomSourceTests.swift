@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import TouchstoneCrypto
 import TouchstoneProtocol
 import TouchstoneTestSupport
 
@@ -43,26 +44,85 @@ import TouchstoneTestSupport
         #expect(Base64URL.decode(random.token())?.count == 32)
     }
 
-    /// Opens a server on a fresh database of `kind` drawing from `random`, and draws.
-    private func draw(_ kind: TestDatabase.Kind, random: any RandomSource) async throws -> Drawn {
-        var settings = try ServerSettings(issuer: Harness.issuer)
-        settings.insecureTestBcryptCost = Harness.bcryptCost
+    @Test(arguments: TestDatabase.kinds)
+    func recoveryCodesComeFromTheRandomSource(_ kind: TestDatabase.Kind) async throws {
+        let first = try await recoveryCodes(kind, random: SeededRandom(seed: 30))
+        #expect(first.count == RecoveryCode.setSize)
+        #expect(try await recoveryCodes(kind, random: SeededRandom(seed: 30)) == first)
+        #expect(try await recoveryCodes(kind, random: SeededRandom(seed: 31)) != first)
+    }
+
+    /// `touchstone admin` draws from the random source it is given too: an OIDC client's secret, then an API key's id
+    /// and the key, in that order.
+    @Test(arguments: TestDatabase.kinds)
+    func anAdministratorsSecretsAndIdsComeFromTheRandomSource(_ kind: TestDatabase.Kind) async throws {
+        let (secret, apiKey) = try await TestDatabase.with(kind) { database in
+            try await TouchstoneAdmin.with(
+                database: try DatabaseLocation(database, poolSize: 2), clock: ManualClock(),
+                random: SeededRandom(seed: 30), logger: Self.logger
+            ) { admin in
+                let secret = try await admin.saveApp(
+                    AppPolicy(clientId: "shop", publisher: "shops"),
+                    client: OIDCClientRegistration(
+                        clientId: "shop", name: nil, redirectURIs: ["https://shop.example/cb"],
+                        postLogoutRedirectURIs: [], confidential: true, idTokenAlgorithm: "ES256"))
+                return (secret, try await admin.createAPIKey(clientId: "shop"))
+            }
+        }
+        let expected = SeededRandom(seed: 30)
+        #expect(secret == expected.token())
+        #expect(apiKey.id == expected.recordID())
+        #expect(apiKey.key == "tsk_" + expected.token())
+    }
+
+    private static var logger: Logger {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
+        return logger
+    }
+
+    /// Opens a server on a fresh database of `kind` drawing from `random`, and draws.
+    private func draw(_ kind: TestDatabase.Kind, random: any RandomSource) async throws -> Drawn {
+        try await withServices(kind, random: random) { services in
+            let account = try await services.accounts.create(
+                CreateAccountRequest(username: "ana", password: Harness.password), ip: "127.0.0.1")
+            let webLogin = try await services.webLogins.start(
+                WebLoginRequest(username: "ana"), browser: "test", ip: "127.0.0.1")
+            return Drawn(
+                userId: account.userId, webLoginId: webLogin.webLoginId, number: webLogin.number,
+                pollSecret: webLogin.pollSecret)
+        }
+    }
+
+    /// Opens a server on a fresh database of `kind` drawing from `random`, and makes Ana's recovery codes with a
+    /// stepped-up token of her account.
+    private func recoveryCodes(_ kind: TestDatabase.Kind, random: any RandomSource) async throws -> [String] {
+        try await withServices(kind, random: random) { services in
+            let account = try await services.accounts.create(
+                CreateAccountRequest(username: "ana", password: Harness.password), ip: "127.0.0.1")
+            let claims = AccessTokenClaims(
+                iss: Harness.issuer, aud: "com.example.demo", sub: account.userId, sid: "session", did: nil,
+                amr: [.password], acr: .aal1, auth_time: 0, scope: "privileged", cnf: nil, iat: 0, exp: 60, jti: "token")
+            let session = SessionRecord(
+                id: "session", userId: account.userId, clientId: "com.example.demo", amr: [.password], acr: .aal1,
+                authTime: .distantPast, lastActivityAt: .distantPast, createdAt: .distantPast)
+            return try await services.recovery.createCodes(
+                by: AccessIdentity(claims: claims, session: session), ip: "127.0.0.1"
+            ).codes
+        }
+    }
+
+    /// Runs `body` with the services of a server on a fresh database of `kind` drawing from `random`.
+    private func withServices<T: Sendable>(
+        _ kind: TestDatabase.Kind, random: any RandomSource, _ body: (Services) async throws -> T
+    ) async throws -> T {
+        var settings = try ServerSettings(issuer: Harness.issuer)
+        settings.insecureTestBcryptCost = Harness.bcryptCost
         return try await TestDatabase.with(kind) { database in
             let runtime = try await TouchstoneRuntime.open(
                 database: try DatabaseLocation(database, poolSize: 2), settings: settings, clock: ManualClock(),
-                random: random, logger: logger)
-            return try await runtime.run {
-                let services = runtime.services
-                let account = try await services.accounts.create(
-                    CreateAccountRequest(username: "ana", password: Harness.password), ip: "127.0.0.1")
-                let webLogin = try await services.webLogins.start(
-                    WebLoginRequest(username: "ana"), browser: "test", ip: "127.0.0.1")
-                return Drawn(
-                    userId: account.userId, webLoginId: webLogin.webLoginId, number: webLogin.number,
-                    pollSecret: webLogin.pollSecret)
-            }
+                random: random, logger: Self.logger)
+            return try await runtime.run { try await body(runtime.services) }
         }
     }
 }

@@ -56,7 +56,7 @@ extension Harness {
         let (record, secret) = try OIDCClientRegistration(
             clientId: site.clientId, name: "The Shop", redirectURIs: [site.redirectURI],
             postLogoutRedirectURIs: [site.postLogoutURI], confidential: confidential, idTokenAlgorithm: idTokenAlgorithm
-        ).record()
+        ).record(random: SystemRandom())
         try await store.saveOIDCClient(record)
         site.secret = secret
         return site
