@@ -104,6 +104,9 @@ package struct PasswordHasher: Sendable {
 }
 
 private enum SecretDigestSeed {
+    /// The decoy's password, from the system's generator rather than the services' ``RandomSource``: no test could pin
+    /// the decoy anyway (bcrypt draws its own salt), and nothing ever matches it (``PasswordHasher/verify(_:against:)``
+    /// is false without a stored hash).
     static func random() -> String {
         (0..<4).map { _ in String(UInt64.random(in: .min ... .max), radix: 36) }.joined()
     }

@@ -30,6 +30,9 @@ enum ServerSigningKey {
         }
     }
 
+    /// A new key of `algorithm`, from swift-crypto's own generator (BoringSSL's), not the services' ``RandomSource``:
+    /// swift-crypto makes an RSA key only from its own randomness, and a P-256 key from ours would mean choosing the
+    /// scalar by hand. Nothing a test pins depends on a key's bits: tests verify with the key the JWKS publishes.
     static func generate(_ algorithm: ServerKeyAlgorithm) throws -> ServerSigningKey {
         switch algorithm {
         case .es256: .es256(P256.Signing.PrivateKey())

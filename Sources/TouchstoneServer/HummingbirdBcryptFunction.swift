@@ -3,6 +3,10 @@ import NIOPosix
 import TouchstoneDomain
 
 /// bcrypt from hummingbird-auth.
+///
+/// Its salt is not drawn from the services' ``RandomSource``: `Bcrypt.hash` draws its 16 bytes itself (the standard
+/// library's system generator) and takes none, and the C function that takes one is internal to that package. A
+/// hash is never pinned by a test: tests verify it.
 struct HummingbirdBcryptFunction: BcryptFunction {
     func hash(_ secret: String, cost: UInt8) -> String {
         Bcrypt.hash(secret, cost: cost)

@@ -18,6 +18,11 @@ extension SQLStore {
     static let insertedAuditColumns =
         "id, at_ms, event, outcome, user_id, device_id, client_id, ip, detail, request_id, user_agent, actor"
 
+    /// The values of ``insertedAuditColumns`` for `event`.
+    ///
+    /// The row's id is the store's own (``RecordID/timeOrdered(at:)``, from the system's generator), not drawn from the
+    /// services' random source: it is only the table's primary key, in time order for the index, never returned nor
+    /// shown, and not a secret; no test has anything to pin in it.
     static func auditValues(_ event: AuditEvent) -> [any Encodable & Sendable] {
         [
             RecordID.timeOrdered(at: event.at), event.at.storedMilliseconds,

@@ -5,6 +5,10 @@ import TouchstoneProtocol
 extension SQLStore {
     /// Leaves each notice in the inbox of every active device of its user but the one it excepts, each with an id of
     /// its own, and the account's copy, inside the caller's transaction (that of the event).
+    ///
+    /// The ids are the store's own (``RecordID/random()``), not drawn from the services' random source: how many rows
+    /// a notice becomes is known only here, from the devices this transaction reads, and a notice id is not a secret
+    /// (it names the notice to dismiss, behind the device's own proof).
     static func insertNotices(_ notices: [NoticeDraft], in database: any SQLDatabase) async throws {
         for notice in notices {
             let detail = try json(notice.detail)
