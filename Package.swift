@@ -91,6 +91,7 @@ let package = Package(
             name: "TouchstoneStorage",
             dependencies: [
                 "TouchstoneProtocol",
+                "TouchstoneCrypto",
                 "CSQLite",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
