@@ -59,6 +59,13 @@ public struct CompactJWS: Sendable {
     /// signature is left out: one signed content has several valid signature spellings.
     public var digest: String { SecretDigest.sha256(String(compact[..<signingInputEnd])) }
 
+    /// The payload decoded without any check, only to find the key that verifies the token (a client assertion's `sub`).
+    /// - ⚠️ Nothing read here is trusted: the claims are the ones ``verify(as:with:expecting:)`` returns.
+    /// - Throws: when the payload does not decode as `type`.
+    public func unverifiedClaims<Routing: Decodable>(as type: Routing.Type) throws -> Routing {
+        try JSONDecoder().decode(type, from: payload)
+    }
+
     /// Verifies the token with `key` and returns its claims once they pass their own checks.
     ///
     /// In order: `crit` is refused; `typ` must be the claims' when they require one; `alg` must be one `key` verifies

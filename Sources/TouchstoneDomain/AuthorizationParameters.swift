@@ -21,6 +21,8 @@ package struct AuthorizationParameters: Codable, Sendable, Equatable {
     /// The levels the session must reach one of; empty for any.
     package var acrValues: [AssuranceLevel]
     package var loginHint: String?
+    /// The DPoP key (RFC 7638 thumbprint) the code may be exchanged with only: PAR's `dpop_jkt` or proof.
+    package var dpopJKT: String?
 
     /// The scopes a client can be granted.
     static let supportedScopes = ["openid", "profile", "offline_access"]

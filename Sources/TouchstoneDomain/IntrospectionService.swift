@@ -17,7 +17,7 @@ package struct IntrospectionService: Sendable {
         let claims = identity.claims
         return IntrospectionResult(
             active: true, sub: claims.sub, aud: claims.aud, did: claims.did, amr: claims.amr, acr: claims.acr,
-            scope: claims.scope, exp: Int(claims.exp))
+            scope: claims.scope, exp: Int(claims.exp), cnf: claims.cnf.map { IntrospectionResult.Confirmation(jkt: $0.jkt) })
     }
 
 }

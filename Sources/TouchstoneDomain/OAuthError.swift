@@ -14,17 +14,23 @@ package struct OAuthError: Error, Sendable, Equatable {
         case accessDenied = "access_denied"
         case invalidToken = "invalid_token"
         case temporarilyUnavailable = "temporarily_unavailable"
+        /// RFC 9449 §5 and §7.1.
+        case invalidDPoPProof = "invalid_dpop_proof"
     }
 
     package var code: Code
     package var description: String
     /// An `invalid_client` refusal of a client that authenticated with HTTP Basic (it gets a Basic challenge).
     package var usedBasic = false
+    /// A refusal at a protected resource (userinfo) of a DPoP-bound token or a DPoP request: it gets a DPoP challenge
+    /// (RFC 9449 §7.1) rather than a Bearer one.
+    package var dpopChallenge = false
 
-    package init(_ code: Code, _ description: String, usedBasic: Bool = false) {
+    package init(_ code: Code, _ description: String, usedBasic: Bool = false, dpopChallenge: Bool = false) {
         self.code = code
         self.description = description
         self.usedBasic = usedBasic
+        self.dpopChallenge = dpopChallenge
     }
 
     package static func invalidRequest(_ description: String) -> OAuthError {

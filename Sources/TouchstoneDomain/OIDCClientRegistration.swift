@@ -12,10 +12,12 @@ package struct OIDCClientRegistration: Sendable {
     /// Whether the client authenticates with a secret (confidential) or not (public, PKCE only).
     package var confidential: Bool
     package var idTokenAlgorithm: String
+    /// The client's public keys (`private_key_jwt`); a client with keys is confidential with or without a secret.
+    package var keys: ClientKeySet?
 
     package init(
         clientId: String, name: String?, redirectURIs: [String], postLogoutRedirectURIs: [String], confidential: Bool,
-        idTokenAlgorithm: String
+        idTokenAlgorithm: String, keys: ClientKeySet? = nil
     ) {
         self.clientId = clientId
         self.name = name ?? clientId
@@ -23,6 +25,7 @@ package struct OIDCClientRegistration: Sendable {
         self.postLogoutRedirectURIs = postLogoutRedirectURIs
         self.confidential = confidential
         self.idTokenAlgorithm = idTokenAlgorithm
+        self.keys = keys
     }
 
     /// The record to store, and the new secret (shown once) of a confidential client, drawn from `random`.
@@ -48,7 +51,7 @@ package struct OIDCClientRegistration: Sendable {
         return (
             OIDCClientRecord(
                 clientId: clientId, name: name, redirectURIs: redirectURIs, postLogoutRedirectURIs: postLogoutRedirectURIs,
-                secretHash: secret.map(SecretDigest.sha256), idTokenAlgorithm: idTokenAlgorithm),
+                secretHash: secret.map(SecretDigest.sha256), idTokenAlgorithm: idTokenAlgorithm, jwks: try keys?.stored),
             secret
         )
     }

@@ -295,7 +295,8 @@ package struct ProviderService: Sendable {
         let record = AuthorizationCodeRecord(
             hash: SecretDigest.sha256(code), clientId: request.clientId, redirectURI: request.redirectURI,
             codeChallenge: request.codeChallenge, nonce: request.nonce, scope: request.scope, userId: session.userId,
-            providerSessionId: session.id, createdAt: now, expiresAt: now.addingTimeInterval(Self.codeLifetime))
+            providerSessionId: session.id, createdAt: now, expiresAt: now.addingTimeInterval(Self.codeLifetime),
+            dpopJKT: request.dpopJKT)
         guard
             try await store.issueAuthorizationCode(
                 record, spending: requestId, newSession: newSession.map { (session, $0.tokenHash, $0.signIn) }, at: now)

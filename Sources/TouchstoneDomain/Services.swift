@@ -39,7 +39,7 @@ package struct Services: Sendable {
         let throttle = PasswordThrottle(store: store, clock: clock)
         let passwords = PasswordCheck(users: store, hasher: hasher, throttle: throttle, auditor: auditor)
         let decisions = DecisionService(store: store, clock: clock, hasher: hasher, pipeline: pipeline, gate: gate)
-        let clients = ProviderClients(store: store)
+        let clients = ProviderClients(store: store, clock: clock, issuer: settings.issuer)
         self.sessionIssuer = sessionIssuer
 
         accounts = AccountService(

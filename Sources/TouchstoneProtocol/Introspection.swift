@@ -17,12 +17,23 @@ public struct IntrospectionResult: Codable, Sendable, Equatable {
     public var acr: AssuranceLevel?
     public var scope: String?
     public var exp: Int?
+    /// The key the token is bound to (RFC 7800 `cnf`; RFC 9449 §6.2): a DPoP key, or a device session's device key.
+    public var cnf: Confirmation?
+
+    /// `cnf`: the RFC 7638 thumbprint of the key a token is bound to.
+    public struct Confirmation: Codable, Sendable, Equatable {
+        public var jkt: String
+
+        public init(jkt: String) {
+            self.jkt = jkt
+        }
+    }
 
     public static let inactive = IntrospectionResult(active: false)
 
     public init(
         active: Bool, sub: String? = nil, aud: String? = nil, did: String? = nil, amr: [AuthenticationMethod]? = nil,
-        acr: AssuranceLevel? = nil, scope: String? = nil, exp: Int? = nil
+        acr: AssuranceLevel? = nil, scope: String? = nil, exp: Int? = nil, cnf: Confirmation? = nil
     ) {
         self.active = active
         self.sub = sub
@@ -32,5 +43,6 @@ public struct IntrospectionResult: Codable, Sendable, Equatable {
         self.acr = acr
         self.scope = scope
         self.exp = exp
+        self.cnf = cnf
     }
 }

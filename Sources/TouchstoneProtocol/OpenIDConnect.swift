@@ -15,8 +15,14 @@ public struct OpenIDConfiguration: Codable, Sendable, Equatable {
     public var grantTypesSupported = ["authorization_code", "refresh_token"]
     public var subjectTypesSupported = ["public"]
     public var idTokenSigningAlgValuesSupported = ["RS256", "ES256"]
-    public var tokenEndpointAuthMethodsSupported = ["client_secret_basic", "client_secret_post", "none"]
-    public var revocationEndpointAuthMethodsSupported = ["client_secret_basic", "client_secret_post", "none"]
+    public var tokenEndpointAuthMethodsSupported = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
+    public var revocationEndpointAuthMethodsSupported = [
+        "client_secret_basic", "client_secret_post", "private_key_jwt", "none",
+    ]
+    /// What client assertions (`private_key_jwt`) may be signed with; RS256 only by clients without `--fapi`.
+    public var tokenEndpointAuthSigningAlgValuesSupported = ["ES256", "PS256", "EdDSA", "RS256"]
+    /// What DPoP proofs (RFC 9449 §5.1) may be signed with.
+    public var dpopSigningAlgValuesSupported = Self.dpopAlgorithms
     public var codeChallengeMethodsSupported = ["S256"]
     public var scopesSupported = ["openid", "profile", "offline_access"]
     public var claimsSupported = [
@@ -27,6 +33,9 @@ public struct OpenIDConfiguration: Codable, Sendable, Equatable {
     public var authorizationResponseIssParameterSupported = true
     public var requestParameterSupported = false
     public var requestUriParameterSupported = false
+
+    /// The algorithms of DPoP proofs, as discovery and a DPoP challenge's `algs` list them.
+    public static let dpopAlgorithms = ["ES256", "PS256", "EdDSA"]
 
     /// The metadata of the provider at `issuer` (no trailing slash).
     public init(issuer: String) {
@@ -56,6 +65,8 @@ public struct OpenIDConfiguration: Codable, Sendable, Equatable {
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case revocationEndpointAuthMethodsSupported = "revocation_endpoint_auth_methods_supported"
+        case tokenEndpointAuthSigningAlgValuesSupported = "token_endpoint_auth_signing_alg_values_supported"
+        case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case scopesSupported = "scopes_supported"
         case claimsSupported = "claims_supported"

@@ -63,6 +63,9 @@ public final class TouchstoneAdmin: Sendable {
             throw ConfigurationError(
                 "\(client.clientId) is a confidential client: give --client-secret (it makes a new secret) to change it")
         }
+        if let client, client.keys == nil, try await store.oidcClient(clientId: client.clientId)?.jwks != nil {
+            throw ConfigurationError("\(client.clientId) authenticates with its keys: give --jwks FILE to change it")
+        }
         let registration = try client.map { try $0.record(random: random) }
         let attestedApps = try attestation.record(requirement: policy.attestation)
         try await store.saveApp(
@@ -73,6 +76,15 @@ public final class TouchstoneAdmin: Sendable {
         try await store.saveOIDCClient(record)
         await audit(.adminOIDCClientSave, clientId: policy.clientId)
         return secret
+    }
+
+    /// Replaces an OIDC client's JWK Set (``ClientKeySet``, already checked).
+    /// - Throws: ``ConfigurationError`` when no OIDC client has this id.
+    package func setClientKeys(_ keys: ClientKeySet, clientId: String) async throws {
+        guard try await store.setClientJWKS(clientId: clientId, jwks: try keys.stored) else {
+            throw ConfigurationError("no OpenID Connect client \(clientId)")
+        }
+        await audit(.adminOIDCClientSave, clientId: clientId)
     }
 
     public func apps() async throws -> [AppPolicy] {

@@ -33,7 +33,7 @@ extension Date {
 struct AppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "app", abstract: "Create and list apps, and set up their pushes.",
-        subcommands: [Create.self, Push.self, List.self])
+        subcommands: [Create.self, Push.self, SetJWKS.self, List.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -55,6 +55,8 @@ struct AppCommand: AsyncParsableCommand {
         @Flag(help: "A confidential client: prints a new client secret, once, on the last line.")
         var clientSecret = false
         @Option(help: "How its ID tokens are signed: RS256 or ES256.") var idTokenAlg = "RS256"
+        @Option(help: "A JWK Set file of the client's public keys: it then authenticates with private_key_jwt.")
+        var jwks: String?
         @Option(help: "Whether enrolments need a hardware key attestation: none or required.")
         var attestation: AttestationRequirement = .none
         @Option(help: "An Android build allowed to attest: PACKAGE:SHA256 of its signing certificate (repeatable).")
@@ -66,8 +68,8 @@ struct AppCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
-            if redirectUri.isEmpty, !postLogoutRedirectUri.isEmpty || name != nil || clientSecret {
-                throw ValidationError("--post-logout-redirect-uri, --name and --client-secret need --redirect-uri")
+            if redirectUri.isEmpty, !postLogoutRedirectUri.isEmpty || name != nil || clientSecret || jwks != nil {
+                throw ValidationError("--post-logout-redirect-uri, --name, --client-secret and --jwks need --redirect-uri")
             }
         }
 
@@ -79,12 +81,13 @@ struct AppCommand: AsyncParsableCommand {
                 attestation: attestation)
             let attested = AttestationRegistration(
                 androidApps: androidApp, appleAppIDs: appleAppId, appleDevelopment: appleDevelopment)
+            let keys = try jwks.map { try ClientKeySet(file: try Push.read($0, option: "--jwks")) }
             let client =
                 redirectUri.isEmpty
                 ? nil
                 : OIDCClientRegistration(
                     clientId: clientId, name: name, redirectURIs: redirectUri, postLogoutRedirectURIs: postLogoutRedirectUri,
-                    confidential: clientSecret, idTokenAlgorithm: idTokenAlg)
+                    confidential: clientSecret, idTokenAlgorithm: idTokenAlg, keys: keys)
             let secret = try await withAdmin(database) {
                 try await $0.saveApp(policy, client: client, attestation: attested)
             }
@@ -138,11 +141,29 @@ struct AppCommand: AsyncParsableCommand {
         }
 
         /// A file's bytes, or an error of one line naming the option.
-        private static func read(_ path: String, option: String) throws -> Data {
+        static func read(_ path: String, option: String) throws -> Data {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ConfigurationError("\(option): cannot read \(path)")
             }
             return data
+        }
+    }
+
+    struct SetJWKS: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-jwks",
+            abstract: "Replace an OpenID Connect client's JWK Set (private_key_jwt); servers use it at once.",
+            discussion: "Public keys only: EC P-256, OKP Ed25519 or RSA of at least 2048 bits. A private member refuses "
+                + "the file, and nothing is stored.")
+
+        @Argument(help: "The client's id.") var clientId: String
+        @Argument(help: "The JWK Set file.") var file: String
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let keys = try ClientKeySet(file: try Push.read(file, option: "set-jwks"))
+            try await withAdmin(database) { try await $0.setClientKeys(keys, clientId: clientId) }
+            print("JWK Set of \(clientId) saved (\(keys.keys.count) keys)")
         }
     }
 

@@ -30,7 +30,8 @@ import TouchstoneTestSupport
                 try active.decode(IntrospectionResult.self)
                     == IntrospectionResult(
                         active: true, sub: ana.userId, aud: "com.example.demo", did: ana.deviceId, amr: ["bio"],
-                        acr: "aal2", scope: "session", exp: Int(token.exp)))
+                        acr: "aal2", scope: "session", exp: Int(token.exp),
+                        cnf: token.cnf.map { IntrospectionResult.Confirmation(jkt: $0.jkt) }))
 
             // A key of another publisher's app learns nothing.
             let created = try await server.admin(["app", "create", "com.example.pay", "--publisher", "acme"])

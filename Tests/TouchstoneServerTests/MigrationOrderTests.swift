@@ -46,6 +46,12 @@ import Testing
         ReleasedStep(
             version: 9, name: "attested_build",
             statementsSHA256: "e6f98a0585180c9ad85b2b6b4c69f272907e57f91a0d2bcaf1398b37417407ed"),
+        ReleasedStep(
+            version: 10, name: "push",
+            statementsSHA256: "2f58d3ded1a8fd78f0024fb179408336eb1bba7c1ecad66ffe183576a2c495b9"),
+        ReleasedStep(
+            version: 11, name: "client_keys_and_dpop",
+            statementsSHA256: "5158b99f0e2f0419c1ec4185f977845f480a63986d7dd851d1f6b126d3d2d264"),
     ]
 
     static func pin(_ migration: Migration) -> ReleasedStep {

@@ -63,7 +63,9 @@ struct ProviderController {
     @Sendable func push(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
         try await Self.answeringInOAuthTerms(context) {
             let form = try await Self.form(request, context: context)
-            let pushed = try await services.tokenEndpoint.push(form, credentials: try Self.credentials(request, form: form))
+            let pushed = try await services.tokenEndpoint.push(
+                form, credentials: try clientCredentials(request, form: form),
+                dpop: try dpopRequest(request, .oauthPushedRequest))
             return try Response.json(pushed, status: .created, noStore: true)
         }
     }
@@ -72,18 +74,31 @@ struct ProviderController {
         try await Self.answeringInOAuthTerms(context) {
             let form = try await Self.form(request, context: context)
             let tokens = try await services.tokenEndpoint.token(
-                form, credentials: try Self.credentials(request, form: form), ip: context.clientAddress)
+                form, credentials: try clientCredentials(request, form: form), dpop: try dpopRequest(request, .oauthToken),
+                ip: context.clientAddress)
             return try Response.json(tokens, noStore: true)
         }
     }
 
-    /// `Authorization: Bearer` only (RFC 6750 §2.1): no token at all is a bare `Bearer` challenge (§3.1).
+    /// `Authorization: Bearer` (RFC 6750 §2.1) or `Authorization: DPoP` with the request's proof (RFC 9449 §7.1): no
+    /// token at all is a bare `Bearer` challenge (§3.1).
     @Sendable func userInfo(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
-        guard let token = request.authorization(scheme: "Bearer") else {
-            return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .cacheControl: "no-store"])
-        }
+        let endpoint: Endpoint = request.method == .post ? .oauthUserInfoPost : .oauthUserInfo
         return try await Self.answeringInOAuthTerms(context) {
-            try Response.json(try await services.tokenEndpoint.userInfo(bearer: token), noStore: true)
+            let presentation: AccessTokenPresentation
+            if let token = request.authorization(scheme: "Bearer") {
+                presentation = AccessTokenPresentation(token: token, dpop: nil)
+            } else if let token = request.authorization(scheme: "DPoP") {
+                do {
+                    presentation = AccessTokenPresentation(token: token, dpop: try dpopRequest(request, endpoint))
+                } catch var error as OAuthError {
+                    error.dpopChallenge = true
+                    throw error
+                }
+            } else {
+                return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .cacheControl: "no-store"])
+            }
+            return try Response.json(try await services.tokenEndpoint.userInfo(presentation), noStore: true)
         }
     }
 
@@ -145,7 +160,7 @@ struct ProviderController {
     @Sendable func revoke(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
         try await Self.answeringInOAuthTerms(context) {
             let form = try await Self.form(request, context: context)
-            try await services.tokenEndpoint.revoke(form, credentials: try Self.credentials(request, form: form))
+            try await services.tokenEndpoint.revoke(form, credentials: try clientCredentials(request, form: form))
             return Response(status: .ok, headers: [.cacheControl: "no-store"])
         }
     }
@@ -208,11 +223,48 @@ struct ProviderController {
         return OAuthParameters(pairs)
     }
 
-    /// How the client identified itself: HTTP Basic (its id and secret form-encoded, RFC 6749 §2.3.1), or
-    /// `client_id` and `client_secret` in the form; never both.
+    /// How the client identified itself (``credentials(_:form:)``), with the URLs a client assertion's `aud` may name:
+    /// the token endpoint's and this endpoint's (ISSUER and the request's path, never the Host header). Every endpoint
+    /// where clients authenticate takes its credentials from here.
+    private func clientCredentials(_ request: Request, form: OAuthParameters) throws(OAuthError) -> ClientCredentials {
+        let issuer = services.environment.settings.issuer
+        var credentials = try Self.credentials(request, form: form)
+        credentials.endpointURLs = [issuer + Endpoint.oauthToken.template, issuer + request.uri.path]
+        return credentials
+    }
+
+    /// The request's DPoP proof (at most one `DPoP` header, RFC 9449 §4.3) and what it must name: the method and ISSUER
+    /// with `endpoint`'s path.
+    private func dpopRequest(_ request: Request, _ endpoint: Endpoint) throws(OAuthError) -> DPoPRequest {
+        let proofs = request.headers[values: Self.dpopHeader]
+        guard proofs.count <= 1 else { throw OAuthError(.invalidDPoPProof, "send one DPoP header") }
+        return DPoPRequest(
+            proof: proofs.first, method: request.method.rawValue,
+            url: services.environment.settings.issuer + endpoint.template)
+    }
+
+    /// `DPoP` (RFC 9449 §4.1).
+    private static let dpopHeader = HTTPField.Name("DPoP")!
+
+    /// The client assertion type of `private_key_jwt` (RFC 7523 §2.2).
+    private static let jwtBearerAssertion = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+
+    /// How the client identified itself: HTTP Basic (its id and secret form-encoded, RFC 6749 §2.3.1), `client_id` and
+    /// `client_secret` in the form, or a client assertion (`private_key_jwt`, RFC 7523 §2.2); never two of them.
     private static func credentials(_ request: Request, form: OAuthParameters) throws(OAuthError) -> ClientCredentials {
         let formId = try form.single("client_id")
         let formSecret = try form.single("client_secret")
+        let assertionType = try form.single("client_assertion_type")
+        let assertion = try form.single("client_assertion")
+        if assertionType != nil || assertion != nil {
+            guard formSecret == nil, request.authorization(scheme: "Basic") == nil else {
+                throw .invalidRequest("use one client authentication method, not two")
+            }
+            guard assertionType == jwtBearerAssertion, let assertion else {
+                throw OAuthError(.invalidClient, "client_assertion_type must be \(jwtBearerAssertion), with client_assertion")
+            }
+            return ClientCredentials(clientId: formId, secret: nil, method: .privateKeyJWT(assertion: assertion))
+        }
         guard let basic = request.authorization(scheme: "Basic") else {
             return ClientCredentials(clientId: formId, secret: formSecret, method: formSecret == nil ? .none : .post)
         }

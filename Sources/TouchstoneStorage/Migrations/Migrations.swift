@@ -17,6 +17,7 @@ enum Migrations {
         .recoveryCodesAndNotices,
         .attestedBuild,
         .push,
+        .clientKeysAndDPoP,
     ]
 
     /// The advisory lock migrations hold (PostgreSQL); any constant shared by every instance.

@@ -18,6 +18,9 @@ extension SQLStore {
             try await database.raw("DELETE FROM webauthn_ceremonies WHERE expires_at <= \(bind: seconds)").run()
         }
         try await provider.write { database in
+            try await database.raw("DELETE FROM spent_jtis WHERE expires_at <= \(bind: seconds)").run()
+        }
+        try await provider.write { database in
             try await database.raw("DELETE FROM authorization_requests WHERE expires_at <= \(bind: seconds)").run()
         }
         // Rate-limit windows are a minute long; an older row counts nothing any more.

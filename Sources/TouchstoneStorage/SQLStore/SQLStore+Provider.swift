@@ -7,7 +7,7 @@ extension SQLStore {
         try await provider.read { database in
             try await database.raw(
                 """
-                SELECT client_id, name, redirect_uris, post_logout_redirect_uris, secret_hash, id_token_alg
+                SELECT client_id, name, redirect_uris, post_logout_redirect_uris, secret_hash, id_token_alg, jwks, fapi
                 FROM oidc_clients WHERE client_id = \(bind: clientId)
                 """
             ).first().map { row in
@@ -15,7 +15,8 @@ extension SQLStore {
                     clientId: try row.string("client_id"), name: try row.string("name"),
                     redirectURIs: try Self.fromJSON(try row.string("redirect_uris"), as: [String].self),
                     postLogoutRedirectURIs: try Self.fromJSON(try row.string("post_logout_redirect_uris"), as: [String].self),
-                    secretHash: try row.optionalString("secret_hash"), idTokenAlgorithm: try row.string("id_token_alg"))
+                    secretHash: try row.optionalString("secret_hash"), idTokenAlgorithm: try row.string("id_token_alg"),
+                    jwks: try row.optionalString("jwks"), fapi: try row.int("fapi") != 0)
             }
         }
     }
@@ -26,12 +27,14 @@ extension SQLStore {
         try await provider.write { database in
             try await database.raw(
                 """
-                INSERT INTO oidc_clients (client_id, name, redirect_uris, post_logout_redirect_uris, secret_hash, id_token_alg)
+                INSERT INTO oidc_clients (
+                    client_id, name, redirect_uris, post_logout_redirect_uris, secret_hash, id_token_alg, jwks, fapi)
                 VALUES (\(bind: client.clientId), \(bind: client.name), \(bind: redirects), \(bind: postLogout),
-                    \(bind: client.secretHash), \(bind: client.idTokenAlgorithm))
+                    \(bind: client.secretHash), \(bind: client.idTokenAlgorithm), \(bind: client.jwks),
+                    \(bind: client.fapi ? 1 : 0))
                 ON CONFLICT (client_id) DO UPDATE SET name = excluded.name, redirect_uris = excluded.redirect_uris,
                     post_logout_redirect_uris = excluded.post_logout_redirect_uris, secret_hash = excluded.secret_hash,
-                    id_token_alg = excluded.id_token_alg
+                    id_token_alg = excluded.id_token_alg, jwks = excluded.jwks, fapi = excluded.fapi
                 """
             ).run()
         }
@@ -136,10 +139,10 @@ extension SQLStore {
                 """
                 INSERT INTO authorization_codes (
                     hash, client_id, redirect_uri, code_challenge, nonce, scope, user_id, provider_session_id, created_at,
-                    expires_at)
+                    expires_at, dpop_jkt)
                 VALUES (\(bind: code.hash), \(bind: code.clientId), \(bind: code.redirectURI), \(bind: code.codeChallenge),
                     \(bind: code.nonce), \(bind: code.scope), \(bind: code.userId), \(bind: code.providerSessionId),
-                    \(bind: code.createdAt.storedSeconds), \(bind: code.expiresAt.storedSeconds))
+                    \(bind: code.createdAt.storedSeconds), \(bind: code.expiresAt.storedSeconds), \(bind: code.dpopJKT))
                 """
             ).run()
             return true
@@ -173,7 +176,7 @@ extension SQLStore {
             try await database.raw(
                 """
                 SELECT hash, client_id, redirect_uri, code_challenge, nonce, scope, user_id, provider_session_id,
-                    created_at, expires_at, used_at, session_id
+                    created_at, expires_at, used_at, session_id, dpop_jkt
                 FROM authorization_codes WHERE hash = \(bind: hash)
                 """
             ).first().map { row in
@@ -183,7 +186,8 @@ extension SQLStore {
                     nonce: try row.optionalString("nonce"), scope: try row.string("scope"),
                     userId: try row.string("user_id"), providerSessionId: try row.string("provider_session_id"),
                     createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
-                    usedAt: try row.optionalDate("used_at"), sessionId: try row.optionalString("session_id"))
+                    usedAt: try row.optionalDate("used_at"), sessionId: try row.optionalString("session_id"),
+                    dpopJKT: try row.optionalString("dpop_jkt"))
             }
         }
     }

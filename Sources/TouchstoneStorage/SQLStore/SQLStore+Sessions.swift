@@ -37,14 +37,14 @@ extension SQLStore {
     /// The columns a new session is stored in; ``sessionValues(_:)`` gives their values in this order.
     static let insertedSessionColumns = """
         id, user_id, device_id, client_id, amr, acr, auth_time, last_activity_at, created_at, approved_by, scope, \
-        provider_session_id, ip
+        provider_session_id, ip, dpop_jkt
         """
 
     static func sessionValues(_ session: SessionRecord) throws -> [any Encodable & Sendable] {
         [
             session.id, session.userId, session.deviceId, session.clientId, try json(session.amr), session.acr.rawValue,
             session.authTime.storedSeconds, session.lastActivityAt.storedSeconds, session.createdAt.storedSeconds,
-            session.approvedBy, session.scope, session.providerSessionId, session.ip,
+            session.approvedBy, session.scope, session.providerSessionId, session.ip, session.dpopJKT,
         ]
     }
 
@@ -57,7 +57,7 @@ extension SQLStore {
 
     static let sessionColumns = """
         s.id, s.user_id, s.device_id, s.client_id, s.amr, s.acr, s.auth_time, s.last_activity_at, s.created_at, \
-        s.revoked_at, s.approved_by, s.scope, s.provider_session_id, s.ip
+        s.revoked_at, s.approved_by, s.scope, s.provider_session_id, s.ip, s.dpop_jkt
         """
 
     package func session(id: String) async throws -> SessionRecord? {
@@ -163,6 +163,6 @@ extension SQLStore {
             lastActivityAt: try row.date("last_activity_at"), createdAt: try row.date("created_at"),
             revokedAt: try row.optionalDate("revoked_at"), approvedBy: try row.optionalString("approved_by"),
             scope: try row.optionalString("scope"), providerSessionId: try row.optionalString("provider_session_id"),
-            ip: try row.optionalString("ip"))
+            ip: try row.optionalString("ip"), dpopJKT: try row.optionalString("dpop_jkt"))
     }
 }

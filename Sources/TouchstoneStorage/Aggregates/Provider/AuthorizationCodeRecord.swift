@@ -16,11 +16,13 @@ package struct AuthorizationCodeRecord: Sendable, Equatable {
     package var usedAt: Date?
     /// The session its first use made, which a second use ends.
     package var sessionId: String?
+    /// The DPoP key (RFC 7638 thumbprint) the code may be exchanged with only.
+    package var dpopJKT: String?
 
     package init(
         hash: String, clientId: String, redirectURI: String, codeChallenge: String, nonce: String?, scope: String,
         userId: String, providerSessionId: String, createdAt: Date, expiresAt: Date, usedAt: Date? = nil,
-        sessionId: String? = nil
+        sessionId: String? = nil, dpopJKT: String? = nil
     ) {
         self.hash = hash
         self.clientId = clientId
@@ -34,5 +36,6 @@ package struct AuthorizationCodeRecord: Sendable, Equatable {
         self.expiresAt = expiresAt
         self.usedAt = usedAt
         self.sessionId = sessionId
+        self.dpopJKT = dpopJKT
     }
 }

@@ -10,10 +10,14 @@ package struct OIDCClientRecord: Sendable, Equatable {
     package var secretHash: String?
     /// `RS256` or `ES256`.
     package var idTokenAlgorithm: String
+    /// The client's JWK Set of public keys (private_key_jwt), as JSON; `nil` for a client without keys.
+    package var jwks: String?
+    /// Registered with `--fapi`: the FAPI 2.0 Security Profile applies.
+    package var fapi: Bool
 
     package init(
         clientId: String, name: String, redirectURIs: [String], postLogoutRedirectURIs: [String], secretHash: String?,
-        idTokenAlgorithm: String
+        idTokenAlgorithm: String, jwks: String? = nil, fapi: Bool = false
     ) {
         self.clientId = clientId
         self.name = name
@@ -21,5 +25,10 @@ package struct OIDCClientRecord: Sendable, Equatable {
         self.postLogoutRedirectURIs = postLogoutRedirectURIs
         self.secretHash = secretHash
         self.idTokenAlgorithm = idTokenAlgorithm
+        self.jwks = jwks
+        self.fapi = fapi
     }
+
+    /// A client that proves nothing but its id (PKCE only): neither a secret nor keys.
+    package var isPublic: Bool { secretHash == nil && jwks == nil }
 }

@@ -33,4 +33,10 @@ package protocol ProviderStore: Sendable {
         async throws -> CodeRedemption
     /// Ends a provider session and every session issued through it.
     func endProviderSession(id: String, at now: Date) async throws
+    /// Replaces the JWK Set of an OIDC client.
+    /// - Returns: `false` when no OIDC client has this id.
+    func setClientJWKS(clientId: String, jwks: String) async throws -> Bool
+    /// Records a `jti` (already namespaced) as spent until `expiresAt`, in one statement.
+    /// - Returns: `false` when it was spent before and has not yet expired at `now`.
+    func spendJTI(_ id: String, expiresAt: Date, now: Date) async throws -> Bool
 }

@@ -21,6 +21,8 @@ package struct SessionRecord: Sendable, Equatable {
     package var providerSessionId: String?
     /// The address that created the session; `nil` for sessions stored before it was kept.
     package var ip: String?
+    /// The DPoP key (RFC 7638 thumbprint) a public client's refresh tokens are bound to: refreshed only with its proof.
+    package var dpopJKT: String?
 
     package init(
         id: String,
@@ -36,7 +38,8 @@ package struct SessionRecord: Sendable, Equatable {
         approvedBy: String? = nil,
         scope: String? = nil,
         providerSessionId: String? = nil,
-        ip: String? = nil
+        ip: String? = nil,
+        dpopJKT: String? = nil
     ) {
         self.id = id
         self.userId = userId
@@ -52,5 +55,6 @@ package struct SessionRecord: Sendable, Equatable {
         self.scope = scope
         self.providerSessionId = providerSessionId
         self.ip = ip
+        self.dpopJKT = dpopJKT
     }
 }
