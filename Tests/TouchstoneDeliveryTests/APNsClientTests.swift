@@ -47,7 +47,7 @@ import TouchstoneTestSupport
             }
             #expect(answer == .delivered)
             let request = try #require(try server.recorded().first)
-            #expect(request.method == "POST")
+            #expect(request.method == "POST" && request.alpn == "h2")
             #expect(request.path == "/3/device/" + PushFixture.apnsToken(1))
             #expect(request.headers["apns-topic"] == "com.example.pay")
             #expect(request.headers["apns-push-type"] == "alert")
@@ -129,7 +129,7 @@ import TouchstoneTestSupport
             }
             var tokens: [(jwt: String, iat: Int)] = []
             for request in try server.recorded() { tokens.append(try await Self.verifiedProviderToken(request)) }
-            #expect(tokens.count == 3)
+            try #require(tokens.count == 3)
             #expect(tokens[0].jwt == tokens[1].jwt)
             #expect(tokens[2].jwt != tokens[1].jwt)
             #expect(tokens[2].iat == 1_800_000_000 + 50 * 60)
@@ -148,7 +148,7 @@ import TouchstoneTestSupport
                 clock.advance(by: 20 * 60)
                 #expect(await clients.send(PushFixture.push(provider: .apns, token: once), credentials: credentials) == .delivered)
                 var recorded = try server.recorded()
-                #expect(recorded.map(\.path) == ["/3/device/" + PushFixture.apnsToken(7), "/3/device/" + once, "/3/device/" + once])
+                try #require(recorded.map(\.path) == ["/3/device/" + PushFixture.apnsToken(7), "/3/device/" + once, "/3/device/" + once])
                 let first = try await Self.verifiedProviderToken(recorded[1])
                 let renewed = try await Self.verifiedProviderToken(recorded[2])
                 #expect(first.iat == 1_800_000_000)
@@ -159,7 +159,7 @@ import TouchstoneTestSupport
                 let tooSoon = await clients.send(PushFixture.push(provider: .apns, token: always), credentials: credentials)
                 #expect(tooSoon == .retry(reason: "ExpiredProviderToken", retryAfter: .seconds(60)))
                 recorded = try server.recorded()
-                #expect(recorded.count == 4)
+                try #require(recorded.count == 4)
                 #expect(try await Self.verifiedProviderToken(recorded[3]).jwt == renewed.jwt)
 
                 // Renewed, refused again: given up after the one retry.
@@ -167,7 +167,7 @@ import TouchstoneTestSupport
                 let refused = await clients.send(PushFixture.push(provider: .apns, token: always), credentials: credentials)
                 #expect(refused == .failed(reason: "ExpiredProviderToken"))
                 recorded = try server.recorded()
-                #expect(recorded.count == 6)
+                try #require(recorded.count == 6)
                 #expect(try await Self.verifiedProviderToken(recorded[5]).iat == 1_800_000_000 + 40 * 60)
             }
         }

@@ -52,11 +52,11 @@ import TouchstoneTestSupport
             }
             #expect(answer == .delivered)
             let recorded = try server.recorded()
-            #expect(recorded.map(\.path) == ["/token", "/v1/projects/touchstone-test/messages:send"])
+            try #require(recorded.map(\.path) == ["/token", "/v1/projects/touchstone-test/messages:send"])
             let claims = try await Self.verifiedAssertion(recorded[0], tokenURI: server.tokenURI())
             #expect(claims.iat == 1_800_000_000)
             let send = recorded[1]
-            #expect(send.method == "POST")
+            #expect(send.method == "POST" && send.alpn == "h2" && recorded[0].alpn == "h2")
             #expect(send.headers["authorization"] == "Bearer ya29.test-1")
             #expect(send.headers["content-type"] == "application/json")
             let body = try send.json()
@@ -130,14 +130,14 @@ import TouchstoneTestSupport
             try await PushFixture.withClients(server, clock: TestClock()) { clients in
                 #expect(await clients.send(PushFixture.push(provider: .fcm, token: "fcm:once"), credentials: credentials) == .delivered)
                 var recorded = try server.recorded()
-                #expect(recorded.map(\.path) == ["/token", "/v1/projects/touchstone-test/messages:send", "/token", "/v1/projects/touchstone-test/messages:send"])
+                try #require(recorded.map(\.path) == ["/token", "/v1/projects/touchstone-test/messages:send", "/token", "/v1/projects/touchstone-test/messages:send"])
                 #expect(recorded[1].headers["authorization"] == "Bearer ya29.test-1")
                 #expect(recorded[3].headers["authorization"] == "Bearer ya29.test-2")
 
                 #expect(await clients.send(PushFixture.push(provider: .fcm, token: "fcm:always"), credentials: credentials)
                     == .failed(reason: "UNAUTHENTICATED"))
                 recorded = try server.recorded()
-                #expect(recorded.count == 7)
+                try #require(recorded.count == 7)
                 #expect(recorded[4...].map { $0.headers["authorization"] } == ["Bearer ya29.test-2", nil, "Bearer ya29.test-3"])
             }
         }

@@ -41,6 +41,8 @@ public final class PushTestServer {
         /// Lower-case names; pseudo-headers left out.
         public let headers: [String: String]
         public let body: String
+        /// The protocol TLS agreed on (ALPN): `h2`.
+        public let alpn: String?
 
         /// The body as a JSON object.
         public func json() throws -> [String: Any] {

@@ -7,7 +7,7 @@ Makes a test certificate authority and a certificate for 127.0.0.1 and localhost
 trust; DIR/server.pem, DIR/server.key), listens on a free port of 127.0.0.1 (ALPN h2 only), prints
 `push-server listening https://127.0.0.1:PORT` and serves until its standard input closes or it is stopped. Every
 request is appended to DIR/requests.jsonl, before it is answered, as one JSON line
-{"method", "path", "authority", "headers": {name: value}, "body": text}.
+{"method", "path", "authority", "headers": {name: value}, "body": text, "alpn": the protocol TLS agreed on}.
 
 Routes:
   POST /3/device/TOKEN                       APNs
@@ -211,6 +211,7 @@ class H2Server(asyncio.Protocol):
             "method": fields.get(":method"), "path": fields.get(":path"), "authority": fields.get(":authority"),
             "headers": {name: value for name, value in headers if not name.startswith(":")},
             "body": body.decode("utf-8", "replace"),
+            "alpn": self.transport.get_extra_info("ssl_object").selected_alpn_protocol(),
         }
         answer = self.service.answer(request)
         if answer is None:
