@@ -18,6 +18,9 @@ package struct ConfirmationService: Sendable {
     let decisions: DecisionService
 
     static let lifetimes = 30...600
+    /// The most code points of shown text (a confirmation's `text`, a CIBA binding message) and of a payee.
+    static let longestText = 200
+    static let longestPayee = 100
 
     /// `POST /v1/confirmations`: unknown users get the same answer, and nothing is ever delivered for them.
     package func create(_ request: ConfirmationRequest, by app: AuthenticatedApp, ip: String) async throws -> ConfirmationCreated {
@@ -93,22 +96,27 @@ package struct ConfirmationService: Sendable {
 
     /// The input rules: what is hashed is exactly what is shown.
     package static func check(_ request: ConfirmationRequest) throws {
-        try checkShown(request.text, name: "text", longest: 200)
-        try checkShown(request.payee, name: "payee", longest: 100)
+        try checkShown(request.text, name: "text", longest: longestText)
+        try checkShown(request.payee, name: "payee", longest: longestPayee)
         guard isAmount(request.amount) else {
             throw ProblemError.invalidRequest("amount must look like 120 or 120.50 (up to 4 decimals, no sign)")
         }
-        guard request.currency.utf8.count == 3,
-            request.currency.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
-        else { throw ProblemError.invalidRequest("currency must be three capital letters (ISO 4217)") }
+        guard isCurrency(request.currency) else {
+            throw ProblemError.invalidRequest("currency must be three capital letters (ISO 4217)")
+        }
         if let seconds = request.expiresInSeconds, !lifetimes.contains(seconds) {
             throw ProblemError.invalidRequest("expiresInSeconds must be 30 to 600")
         }
     }
 
     /// 1…`longest` code points under ``TextRules`` for shown text: NFC, nothing hidden, a letter or digit.
-    private static func checkShown(_ value: String, name: String, longest: Int) throws {
+    static func checkShown(_ value: String, name: String, longest: Int) throws {
         try TextRules.check(value, field: name, length: 1...longest, use: .shown)
+    }
+
+    /// `^[A-Z]{3}$`
+    static func isCurrency(_ currency: String) -> Bool {
+        currency.utf8.count == 3 && currency.utf8.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
     }
 
     /// `^(0|[1-9][0-9]*)(\.[0-9]{1,4})?$`

@@ -17,4 +17,6 @@ package struct IDTokenClaims: Codable, Sendable, Equatable {
     package var sid: String
     /// Only with scope `profile`.
     package var preferred_username: String?
+    /// The transaction hash the approving device signed (CIBA).
+    package var txn: String? = nil
 }

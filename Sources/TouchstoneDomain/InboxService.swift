@@ -5,7 +5,8 @@ import TouchstoneStorage
 /// A device's inbox: confirmations, web logins and new devices of its user waiting for its decision, and the security
 /// notices left for it.
 package struct InboxService: Sendable {
-    typealias Store = NoticeStore & EnrollmentStore & ConfirmationStore & WebLoginStore & AppStore
+    typealias Store = NoticeStore & EnrollmentStore & ConfirmationStore & WebLoginStore & AppStore & CIBAStore
+        & ProviderStore
 
     let store: any Store
     let clock: any WallClock
@@ -94,7 +95,21 @@ package struct InboxService: Sendable {
                     challenge: webLogin.challenge, expiresAt: webLogin.expiresAt, browser: webLogin.browser,
                     numbers: webLogin.numbers, ip: webLogin.ip, requestedAt: webLogin.createdAt))
         }
+        for request in try await store.pendingCIBARequests(userId: device.userId, publisher: device.publisher, now: now) {
+            items.append(try await item(of: request))
+        }
         return items
+    }
+
+    /// A CIBA request as a device shows it: the asking app's name, the binding message and the payment as sent.
+    private func item(of request: CIBARequestRecord) async throws -> InboxItem {
+        InboxItem(
+            kind: .ciba, id: request.id, clientId: request.clientId, publisher: request.publisher,
+            challenge: request.challenge, expiresAt: request.expiresAt,
+            clientName: try await store.oidcClient(clientId: request.clientId)?.name ?? request.clientId,
+            scope: request.scope, bindingMessage: request.bindingMessage,
+            authorizationDetails: try request.authorizationDetails.map { try StrictJSONParser.parse($0.utf8) },
+            txn: request.txn)
     }
 
 }

@@ -16,6 +16,13 @@ package struct OAuthError: Error, Sendable, Equatable {
         case temporarilyUnavailable = "temporarily_unavailable"
         /// RFC 9449 §5 and §7.1.
         case invalidDPoPProof = "invalid_dpop_proof"
+        /// OpenID CIBA Core §13 and §11.
+        case invalidBindingMessage = "invalid_binding_message"
+        case authorizationPending = "authorization_pending"
+        case slowDown = "slow_down"
+        case expiredToken = "expired_token"
+        /// RFC 9396 §5.
+        case invalidAuthorizationDetails = "invalid_authorization_details"
     }
 
     package var code: Code

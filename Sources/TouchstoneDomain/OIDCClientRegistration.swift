@@ -14,6 +14,9 @@ package struct OIDCClientRegistration: Sendable {
     package var idTokenAlgorithm: String
     /// The client's public keys (`private_key_jwt`); a client with keys is confidential with or without a secret.
     package var keys: ClientKeySet?
+    /// Its OpenID CIBA mode, when it may ask through `/oauth2/bc-authorize` (it then needs no redirect URI); set after
+    /// `init`.
+    package var ciba: CIBAClientRegistration?
 
     package init(
         clientId: String, name: String?, redirectURIs: [String], postLogoutRedirectURIs: [String], confidential: Bool,
@@ -37,7 +40,9 @@ package struct OIDCClientRegistration: Sendable {
         guard !clientId.isEmpty, clientId.utf8.allSatisfy(PercentEncoding.isUnreserved) else {
             throw ConfigurationError("an OIDC client id may hold only letters, digits and - . _ ~")
         }
-        guard !redirectURIs.isEmpty else { throw ConfigurationError("an OIDC client needs a --redirect-uri") }
+        guard !redirectURIs.isEmpty || ciba != nil else {
+            throw ConfigurationError("an OIDC client needs a --redirect-uri (or --ciba-mode)")
+        }
         for uri in redirectURIs + postLogoutRedirectURIs {
             try Self.check(uri)
         }
@@ -60,7 +65,7 @@ package struct OIDCClientRegistration: Sendable {
     /// only the characters RFC 3986 allows in a URI (PROTOCOL "Clients").
     /// - ⚠️ The character rule is what keeps Foundation and browsers reading the same host: a browser reads
     ///   `http://evil.test\@localhost/cb` as a URI of `evil.test`, and would carry the code there.
-    private static func check(_ uri: String) throws {
+    static func check(_ uri: String) throws {
         guard PercentEncoding.isURIText(uri) else {
             throw ConfigurationError(
                 "\(uri) holds a character RFC 3986 does not allow in a URI (\\, white space, a control character, "

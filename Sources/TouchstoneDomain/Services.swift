@@ -14,6 +14,7 @@ package struct Services: Sendable {
     package let push: PushService
     package let confirmations: ConfirmationService
     package let webLogins: WebLoginService
+    package let ciba: CIBAService
     package let introspection: IntrospectionService
     package let passkeys: PasskeyService
     package let legacy: LegacyService
@@ -70,6 +71,9 @@ package struct Services: Sendable {
         webLogins = WebLoginService(
             store: store, clock: clock, random: random, metrics: metrics, auditor: auditor, decisions: decisions,
             sessionIssuer: sessionIssuer)
+        ciba = CIBAService(
+            store: store, clock: clock, random: random, signer: signer, auditor: auditor, clients: clients,
+            decisions: decisions)
         introspection = IntrospectionService(store: store, accessTokens: accessTokens)
         passkeys = PasskeyService(
             store: store, clock: clock, random: random, relyingParty: settings.relyingParty, metrics: metrics,

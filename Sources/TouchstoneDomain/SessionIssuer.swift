@@ -70,15 +70,21 @@ package struct SessionIssuer: Sendable {
             userId: session.userId, deviceId: session.deviceId, scope: "session")
     }
 
-    /// Signs an access token of `session`.
+    /// Signs an access token of `session`, with what a device approved when `grant` is given.
     package func accessToken(for session: SessionRecord, jkt: String?, scope: String, lifetime: Int) async throws -> String {
+        try await accessToken(for: session, jkt: jkt, scope: scope, lifetime: lifetime, grant: nil)
+    }
+
+    func accessToken(
+        for session: SessionRecord, jkt: String?, scope: String, lifetime: Int, grant: AuthorizationGrant?
+    ) async throws -> String {
         let now = Int64(clock.now().timeIntervalSince1970)
         let claims = AccessTokenClaims(
             iss: issuer, aud: session.clientId, sub: session.userId, sid: session.id,
             did: session.deviceId, amr: session.amr, acr: session.acr,
             auth_time: Int64(session.authTime.timeIntervalSince1970), scope: scope,
             cnf: jkt.map { AccessTokenClaims.Confirmation(jkt: $0) }, iat: now, exp: now + Int64(lifetime),
-            jti: random.recordID())
+            jti: random.recordID(), authorization_details: grant?.authorizationDetails, txn: grant?.txn)
         return try await signer.sign(claims)
     }
 }

@@ -6,7 +6,7 @@ import TouchstoneStorage
 
 /// The clients' side of the OpenID Connect provider: pushed requests, the token endpoint, revocation and userinfo.
 package struct TokenEndpointService: Sendable {
-    typealias Store = ProviderStore & SessionStore & AppStore & UserStore
+    typealias Store = ProviderStore & SessionStore & AppStore & UserStore & CIBAStore
 
     let store: any Store
     let clock: any WallClock
@@ -68,7 +68,11 @@ package struct TokenEndpointService: Sendable {
         case "authorization_code":
             return try await metrics.countingLogin(.oidc) { try await redeem(parameters, client: client, jkt: jkt, ip: ip) }
         case "refresh_token": return try await refresh(parameters, client: client, jkt: jkt)
-        default: throw OAuthError(.unsupportedGrantType, "grant_type takes authorization_code or refresh_token")
+        case BackchannelAuthentication.grantType:
+            return try await exchangeBackchannel(parameters, client: client, jkt: jkt, ip: ip)
+        default:
+            throw OAuthError(
+                .unsupportedGrantType, "grant_type takes authorization_code, refresh_token or \(BackchannelAuthentication.grantType)")
         }
     }
 
@@ -159,15 +163,17 @@ package struct TokenEndpointService: Sendable {
     }
 
     /// An access token, an ID token and (with `offline_access`) the refresh token of `session`; the access token is
-    /// bound to the DPoP key `jkt` when given.
-    private func tokens(
-        for session: SessionRecord, client: OIDCClientRecord, nonce: String?, refreshToken: String, jkt: String? = nil
+    /// bound to the DPoP key `jkt` when given. With `grant`, what a device approved: `txn` in both tokens,
+    /// `authorization_details` in the access token and the answer.
+    func tokens(
+        for session: SessionRecord, client: OIDCClientRecord, nonce: String?, refreshToken: String,
+        grant: AuthorizationGrant? = nil, jkt: String? = nil
     ) async throws -> OAuthTokenResponse {
         let scope = session.scope ?? "openid"
         let scopes = scope.split(separator: " ")
         let lifetime = accessTokenLifetime
         let accessToken = try await sessionIssuer.accessToken(
-            for: session, jkt: jkt, scope: scope, lifetime: lifetime)
+            for: session, jkt: jkt, scope: scope, lifetime: lifetime, grant: grant)
         let now = Int64(clock.now().timeIntervalSince1970)
         var username: String?
         if scopes.contains("profile") {
@@ -177,12 +183,13 @@ package struct TokenEndpointService: Sendable {
             iss: issuer, sub: session.userId, aud: client.clientId, iat: now,
             exp: now + Int64(min(lifetime, Self.idTokenLifetime)), auth_time: Int64(session.authTime.timeIntervalSince1970), nonce: nonce,
             acr: session.acr, amr: session.amr, at_hash: Self.leftHalfHash(accessToken),
-            sid: session.providerSessionId ?? session.id, preferred_username: username)
+            sid: session.providerSessionId ?? session.id, preferred_username: username, txn: grant?.txn)
         let algorithm = ServerKeyAlgorithm(rawValue: client.idTokenAlgorithm) ?? .rs256
         var response = OAuthTokenResponse(
             accessToken: accessToken, expiresIn: lifetime,
             idToken: try await signer.signIDToken(claims, algorithm: algorithm), scope: scope,
-            refreshToken: scopes.contains("offline_access") ? refreshToken : nil)
+            refreshToken: scopes.contains("offline_access") ? refreshToken : nil,
+            authorizationDetails: grant?.authorizationDetails)
         if jkt != nil { response.tokenType = "DPoP" }
         return response
     }

@@ -25,6 +25,7 @@ package enum TouchstoneRouter {
         router.addRoutes(PushController(push: services.push, sessions: services.sessions).routes)
         router.addRoutes(ConfirmationController(services: services).routes)
         router.addRoutes(WebLoginController(webLogins: services.webLogins).routes)
+        router.addRoutes(CIBAController(ciba: services.ciba).routes)
         router.addRoutes(PasskeyController(services: services).routes)
         router.addRoutes(ProviderController(services: services).routes)
         router.addRoutes(web.routes)

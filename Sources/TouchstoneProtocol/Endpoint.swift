@@ -85,6 +85,8 @@ extension Endpoint {
     public static let startWebLogin = Endpoint("POST", "/v1/web-logins")
     public static let pollWebLogin = Endpoint("GET", "/v1/web-logins/{webLoginId}")
     public static let decideWebLogin = Endpoint("POST", "/v1/web-logins/{webLoginId}/decision")
+    /// A device's decision on a CIBA request (PROTOCOL.md "Decoupled authorization").
+    public static let decideBackchannel = Endpoint("POST", "/v1/ciba/{cibaId}/decision")
 
     public static let introspect = Endpoint("POST", "/v1/introspect")
 
@@ -107,6 +109,8 @@ extension Endpoint {
     /// The user's "Sign out of Touchstone?" answer, from the page that logout shows.
     public static let oauthLogoutConfirm = Endpoint("POST", "/oauth2/logout/confirm")
     public static let oauthRevoke = Endpoint("POST", "/oauth2/revoke")
+    /// OpenID CIBA's backchannel authentication endpoint.
+    public static let oauthBackchannel = Endpoint("POST", "/oauth2/bc-authorize")
     /// The sign-in page's side of an authorization: what it asks, and its outcome.
     public static let oauthSignInRequest = Endpoint("GET", "/oauth2/sign-in/{requestId}")
     public static let oauthSignInComplete = Endpoint("POST", "/oauth2/sign-in/{requestId}/complete")
@@ -122,10 +126,10 @@ extension Endpoint {
         startEnrollment, completeEnrollment, pollEnrollment, decideEnrollment, passwordSession, challenge, login,
         refresh, logout, sessions, endSession, stepUp, devices, removeDevice, optOut, setPIN, inbox, inboxItem,
         dismissNotice, registerPush, pushRegistration, removePushRegistration, createConfirmation, confirmation,
-        decideConfirmation, startWebLogin, pollWebLogin, decideWebLogin, introspect,
+        decideConfirmation, startWebLogin, pollWebLogin, decideWebLogin, decideBackchannel, introspect,
         passkeyRegistrationOptions, passkeyRegistrationVerify, passkeyAuthenticationOptions,
         passkeyAuthenticationVerify, passkeys, removePasskey, openIDConfiguration, oauthAuthorize, oauthPushedRequest,
         oauthToken, oauthUserInfo, oauthUserInfoPost, oauthLogout, oauthLogoutPost, oauthLogoutConfirm, oauthRevoke,
-        oauthSignInRequest, oauthSignInComplete, oauthSignInCancel, legacyRegisterKey, legacyLogin,
+        oauthBackchannel, oauthSignInRequest, oauthSignInComplete, oauthSignInCancel, legacyRegisterKey, legacyLogin,
     ]
 }

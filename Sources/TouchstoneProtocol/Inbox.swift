@@ -8,6 +8,8 @@ public struct InboxItemKind: RawRepresentable, Codable, Sendable, Hashable {
     public static let confirmation = Self(rawValue: "confirmation")
     public static let webLogin = Self(rawValue: "web-login")
     public static let enrollment = Self(rawValue: "enrollment")
+    /// An OpenID CIBA request: a client asks the user to approve what its binding message and payment say.
+    public static let ciba = Self(rawValue: "ciba")
     /// A security notice (``SecurityNotice``): nothing to decide.
     public static let notice = Self(rawValue: "notice")
 }
@@ -36,12 +38,23 @@ public struct InboxItem: Codable, Sendable, Equatable {
     // enrollment
     public var name: String?
     public var model: String?
+    // ciba
+    /// The asking app's name (its client id when it has none).
+    public var clientName: String?
+    /// The scopes asked for, space-separated.
+    public var scope: String?
+    public var bindingMessage: String?
+    /// The request's `authorization_details` as sent (RFC 9396): one `payment_initiation` object.
+    public var authorizationDetails: JSONValue?
+    /// The transaction hash the decision commits to (PROTOCOL.md "Decoupled authorization").
+    public var txn: String?
 
     public init(
         kind: InboxItemKind, id: String, clientId: String, publisher: String, challenge: String, expiresAt: Date,
         text: String? = nil, amount: String? = nil, currency: String? = nil, payee: String? = nil,
         browser: String? = nil, numbers: [Int]? = nil, ip: String? = nil, requestedAt: Date? = nil,
-        name: String? = nil, model: String? = nil
+        name: String? = nil, model: String? = nil, clientName: String? = nil, scope: String? = nil,
+        bindingMessage: String? = nil, authorizationDetails: JSONValue? = nil, txn: String? = nil
     ) {
         self.kind = kind
         self.id = id
@@ -59,6 +72,11 @@ public struct InboxItem: Codable, Sendable, Equatable {
         self.requestedAt = requestedAt
         self.name = name
         self.model = model
+        self.clientName = clientName
+        self.scope = scope
+        self.bindingMessage = bindingMessage
+        self.authorizationDetails = authorizationDetails
+        self.txn = txn
     }
 }
 
@@ -130,7 +148,7 @@ public struct DecisionClaims: DeviceTokenClaims, Equatable {
     public var nonce: String
     /// `approve` or `deny`.
     public var decision: String
-    /// The confirmation's transaction hash (confirmations).
+    /// The transaction hash (confirmations and CIBA requests).
     public var txn: String?
     /// The number picked (web logins).
     public var number: Int?

@@ -47,6 +47,12 @@ public struct JSONObjectWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// A value already serialized as JSON (such as ``CanonicalJSON``'s bytes), written as it is.
+    public mutating func member(_ name: StaticString, json: [UInt8]) {
+        key(name)
+        bytes.append(contentsOf: json)
+    }
+
     /// A nested object.
     public mutating func member(_ name: StaticString, object: (inout JSONObjectWriter) -> Void) {
         key(name)

@@ -12,7 +12,7 @@ public struct OpenIDConfiguration: Codable, Sendable, Equatable {
     public var revocationEndpoint: String
     public var responseTypesSupported = ["code"]
     public var responseModesSupported = ["query"]
-    public var grantTypesSupported = ["authorization_code", "refresh_token"]
+    public var grantTypesSupported = ["authorization_code", "refresh_token", BackchannelAuthentication.grantType]
     public var subjectTypesSupported = ["public"]
     public var idTokenSigningAlgValuesSupported = ["RS256", "ES256"]
     public var tokenEndpointAuthMethodsSupported = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
@@ -33,6 +33,11 @@ public struct OpenIDConfiguration: Codable, Sendable, Equatable {
     public var authorizationResponseIssParameterSupported = true
     public var requestParameterSupported = false
     public var requestUriParameterSupported = false
+    /// OpenID CIBA (Core 1.0 §4) and RFC 9396 §10.
+    public var backchannelAuthenticationEndpoint: String
+    public var backchannelTokenDeliveryModesSupported = ["poll", "ping"]
+    public var backchannelUserCodeParameterSupported = false
+    public var authorizationDetailsTypesSupported = ["payment_initiation"]
 
     /// The algorithms of DPoP proofs, as discovery and a DPoP challenge's `algs` list them.
     public static let dpopAlgorithms = ["ES256", "PS256", "EdDSA"]
@@ -47,6 +52,7 @@ public struct OpenIDConfiguration: Codable, Sendable, Equatable {
         endSessionEndpoint = issuer + Endpoint.oauthLogout.template
         pushedAuthorizationRequestEndpoint = issuer + Endpoint.oauthPushedRequest.template
         revocationEndpoint = issuer + Endpoint.oauthRevoke.template
+        backchannelAuthenticationEndpoint = issuer + Endpoint.oauthBackchannel.template
     }
 
     enum CodingKeys: String, CodingKey {
@@ -75,6 +81,10 @@ public struct OpenIDConfiguration: Codable, Sendable, Equatable {
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case requestParameterSupported = "request_parameter_supported"
         case requestUriParameterSupported = "request_uri_parameter_supported"
+        case backchannelAuthenticationEndpoint = "backchannel_authentication_endpoint"
+        case backchannelTokenDeliveryModesSupported = "backchannel_token_delivery_modes_supported"
+        case backchannelUserCodeParameterSupported = "backchannel_user_code_parameter_supported"
+        case authorizationDetailsTypesSupported = "authorization_details_types_supported"
     }
 }
 
@@ -87,13 +97,19 @@ public struct OAuthTokenResponse: Codable, Sendable, Equatable {
     public var scope: String
     /// Only when `offline_access` was granted.
     public var refreshToken: String?
+    /// The granted `authorization_details` (RFC 9396 §7), when they were asked for.
+    public var authorizationDetails: JSONValue?
 
-    public init(accessToken: String, expiresIn: Int, idToken: String, scope: String, refreshToken: String?) {
+    public init(
+        accessToken: String, expiresIn: Int, idToken: String, scope: String, refreshToken: String?,
+        authorizationDetails: JSONValue? = nil
+    ) {
         self.accessToken = accessToken
         self.expiresIn = expiresIn
         self.idToken = idToken
         self.scope = scope
         self.refreshToken = refreshToken
+        self.authorizationDetails = authorizationDetails
     }
 
     enum CodingKeys: String, CodingKey {
@@ -103,6 +119,7 @@ public struct OAuthTokenResponse: Codable, Sendable, Equatable {
         case idToken = "id_token"
         case scope
         case refreshToken = "refresh_token"
+        case authorizationDetails = "authorization_details"
     }
 }
 

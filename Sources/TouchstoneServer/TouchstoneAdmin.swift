@@ -67,6 +67,11 @@ public final class TouchstoneAdmin: Sendable {
             throw ConfigurationError("\(client.clientId) authenticates with its keys: give --jwks FILE to change it")
         }
         let registration = try client.map { try $0.record(random: random) }
+        let cibaClient = try client.flatMap { client in
+            try client.ciba.map {
+                try $0.record(clientId: client.clientId, confidential: client.confidential || client.keys != nil)
+            }
+        }
         let attestedApps = try attestation.record(requirement: policy.attestation)
         try await store.saveApp(
             AppRecord(clientId: policy.clientId, publisher: policy.publisher, policy: policy, attestedApps: attestedApps),
@@ -75,6 +80,7 @@ public final class TouchstoneAdmin: Sendable {
         guard let (record, secret) = registration else { return nil }
         try await store.saveOIDCClient(record)
         await audit(.adminOIDCClientSave, clientId: policy.clientId)
+        if let cibaClient { try await store.saveCIBAClient(cibaClient) }
         return secret
     }
 

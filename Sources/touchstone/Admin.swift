@@ -57,6 +57,10 @@ struct AppCommand: AsyncParsableCommand {
         @Option(help: "How its ID tokens are signed: RS256 or ES256.") var idTokenAlg = "RS256"
         @Option(help: "A JWK Set file of the client's public keys: it then authenticates with private_key_jwt.")
         var jwks: String?
+        @Option(help: "Lets the client ask for approvals through OpenID CIBA: poll or ping (confidential clients only).")
+        var cibaMode: String?
+        @Option(help: "Where a ping client is told of a decision (https, or http on localhost).")
+        var cibaNotificationEndpoint: String?
         @Option(help: "Whether enrolments need a hardware key attestation: none or required.")
         var attestation: AttestationRequirement = .none
         @Option(help: "An Android build allowed to attest: PACKAGE:SHA256 of its signing certificate (repeatable).")
@@ -68,7 +72,12 @@ struct AppCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
-            if redirectUri.isEmpty, !postLogoutRedirectUri.isEmpty || name != nil || clientSecret || jwks != nil {
+            if cibaNotificationEndpoint != nil, cibaMode == nil {
+                throw ValidationError("--ciba-notification-endpoint needs --ciba-mode ping")
+            }
+            if redirectUri.isEmpty, cibaMode == nil,
+                !postLogoutRedirectUri.isEmpty || name != nil || clientSecret || jwks != nil
+            {
                 throw ValidationError("--post-logout-redirect-uri, --name, --client-secret and --jwks need --redirect-uri")
             }
         }
@@ -82,12 +91,15 @@ struct AppCommand: AsyncParsableCommand {
             let attested = AttestationRegistration(
                 androidApps: androidApp, appleAppIDs: appleAppId, appleDevelopment: appleDevelopment)
             let keys = try jwks.map { try ClientKeySet(file: try Push.read($0, option: "--jwks")) }
-            let client =
-                redirectUri.isEmpty
+            var client =
+                redirectUri.isEmpty && cibaMode == nil
                 ? nil
                 : OIDCClientRegistration(
                     clientId: clientId, name: name, redirectURIs: redirectUri, postLogoutRedirectURIs: postLogoutRedirectUri,
                     confidential: clientSecret, idTokenAlgorithm: idTokenAlg, keys: keys)
+            client?.ciba = cibaMode.map {
+                CIBAClientRegistration(mode: $0, notificationEndpoint: cibaNotificationEndpoint)
+            }
             let secret = try await withAdmin(database) {
                 try await $0.saveApp(policy, client: client, attestation: attested)
             }

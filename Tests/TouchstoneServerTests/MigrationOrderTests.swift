@@ -52,6 +52,9 @@ import Testing
         ReleasedStep(
             version: 11, name: "client_keys_and_dpop",
             statementsSHA256: "5158b99f0e2f0419c1ec4185f977845f480a63986d7dd851d1f6b126d3d2d264"),
+        ReleasedStep(
+            version: 12, name: "ciba",
+            statementsSHA256: "6f10decec94e7676255943d511f2934578cf24718f149ecada9edfca96d1afab"),
     ]
 
     static func pin(_ migration: Migration) -> ReleasedStep {

@@ -29,6 +29,7 @@ struct ProviderController {
         routes.on(.oauthLogoutPost, use: logout)
         routes.on(.oauthLogoutConfirm, use: confirmLogout)
         routes.on(.oauthRevoke, use: revoke)
+        routes.on(.oauthBackchannel, use: backchannelAuthorize)
         routes.on(.oauthSignInRequest, use: signInRequest)
         routes.on(.oauthSignInCancel, use: cancelSignIn)
         routes.group()
@@ -77,6 +78,16 @@ struct ProviderController {
                 form, credentials: try clientCredentials(request, form: form), dpop: try dpopRequest(request, .oauthToken),
                 ip: context.clientAddress)
             return try Response.json(tokens, noStore: true)
+        }
+    }
+
+    /// OpenID CIBA's backchannel authentication endpoint: errors as at the token endpoint.
+    @Sendable func backchannelAuthorize(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
+        try await Self.answeringInOAuthTerms(context) {
+            let form = try await Self.form(request, context: context)
+            let answer = try await services.ciba.authorize(
+                form, credentials: try clientCredentials(request, form: form), ip: context.clientAddress)
+            return try Response.json(answer, noStore: true)
         }
     }
 

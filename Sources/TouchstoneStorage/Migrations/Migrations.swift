@@ -18,6 +18,7 @@ enum Migrations {
         .attestedBuild,
         .push,
         .clientKeysAndDPoP,
+        .ciba,
     ]
 
     /// The advisory lock migrations hold (PostgreSQL); any constant shared by every instance.

@@ -197,6 +197,8 @@ extension SQLStore {
                         WHERE w.id = o.item_id AND w.status = 'pending' AND w.expires_at > \(bind: nowSeconds))
                     WHEN 'enrollment' THEN EXISTS (SELECT 1 FROM enrollments e
                         WHERE e.id = o.item_id AND e.state = 'pending' AND e.pending_expires_at > \(bind: nowSeconds))
+                    WHEN 'ciba' THEN EXISTS (SELECT 1 FROM ciba_requests b
+                        WHERE b.id = o.item_id AND b.status = 'pending' AND b.expires_at > \(bind: nowSeconds))
                     WHEN 'notice' THEN EXISTS (SELECT 1 FROM notices n
                         WHERE n.id = o.item_id AND n.expires_at > \(bind: nowSeconds))
                     ELSE FALSE END

@@ -47,6 +47,8 @@ public struct AuditEventType: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let oidcAuthorize = Self(rawValue: "oidc.authorize")
     public static let oidcToken = Self(rawValue: "oidc.token")
     public static let oidcLogout = Self(rawValue: "oidc.logout")
+    public static let cibaAuthorize = Self(rawValue: "ciba.authorize")
+    public static let cibaDecide = Self(rawValue: "ciba.decide")
 
     // Legacy TouchIDAuth clients.
     public static let legacyPubkey = Self(rawValue: "legacy.pubkey")
