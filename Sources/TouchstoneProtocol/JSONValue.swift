@@ -10,7 +10,8 @@ public indirect enum JSONValue: Sendable, Equatable {
     case bool(Bool)
     case null
     case array([JSONValue])
-    /// Members in document order; names are unique in a value ``StrictJSONParser`` read.
+    /// Members in document order; names are unique in a value ``StrictJSONParser`` read. Two objects are equal when
+    /// they have the same members in any order.
     case object([(name: String, value: JSONValue)])
 
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
@@ -21,7 +22,11 @@ public indirect enum JSONValue: Sendable, Equatable {
         case (.null, .null): true
         case (.array(let a), .array(let b)): a == b
         case (.object(let a), .object(let b)):
-            a.count == b.count && zip(a, b).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+            // Members are unordered (RFC 8259 §4); names compare scalar by scalar.
+            a.count == b.count
+                && a.allSatisfy { member in
+                    b.first { $0.name.unicodeScalars.elementsEqual(member.name.unicodeScalars) }?.value == member.value
+                }
         default: false
         }
     }
