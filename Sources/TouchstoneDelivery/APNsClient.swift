@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import Logging
 import TouchstoneProtocol
@@ -6,11 +5,9 @@ import TouchstoneStorage
 
 /// Sends alerts through APNs: `POST /3/device/{token}` over HTTP/2 with a provider token of the app's key.
 struct APNsClient: Sendable {
-    let http: HTTPClient
+    let connection: PushConnection
     let endpoints: PushEndpoints
     let providerTokens: APNsProviderTokens
-    /// How long a try waits for its answer (10 s; shorter in tests).
-    let answerTimeout: Duration
     let clock: @Sendable () -> Date
 
     /// One try: the push with the key's current provider token, and once more with a renewed token when APNs says it
@@ -46,8 +43,8 @@ struct APNsClient: Sendable {
         let origin =
             push.registration.environment == .development ? endpoints.apnsDevelopment : endpoints.apnsProduction
         let notice = push.reference.kind == .notice
-        let exchange = await PushExchange.post(
-            http, url: origin + "/3/device/" + PercentEncoding.unreserved(push.registration.token),
+        let exchange = await connection.post(
+            origin + "/3/device/" + PercentEncoding.unreserved(push.registration.token),
             headers: [
                 ("authorization", "bearer " + providerToken),
                 ("apns-topic", topic),
@@ -55,18 +52,9 @@ struct APNsClient: Sendable {
                 ("apns-priority", notice ? "5" : "10"),
                 ("apns-expiration", String(Int64(push.expiresAt.timeIntervalSince1970.rounded(.down)))),
                 ("apns-collapse-id", push.reference.id),
-                ("content-type", "application/json"),
             ],
-            body: Self.body(push.reference), timeout: answerTimeout)
+            json: APNsPayload(push.reference))
         return Self.attempt(exchange)
-    }
-
-    /// The JSON body of the push.
-    static func body(_ reference: PushReference) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Strings, a number and a fixed shape: encoding cannot fail.
-        return (try? encoder.encode(APNsPayload(reference))).map(Array.init) ?? []
     }
 
     /// APNs' answer as the outbox acts on it.

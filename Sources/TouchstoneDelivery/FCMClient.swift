@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import TouchstoneProtocol
 import TouchstoneStorage
@@ -6,11 +5,9 @@ import TouchstoneStorage
 /// Sends data messages through FCM HTTP v1: `POST /v1/projects/{project_id}/messages:send` with the service account's
 /// OAuth access token.
 struct FCMClient: Sendable {
-    let http: HTTPClient
+    let connection: PushConnection
     let endpoints: PushEndpoints
     let accessTokens: GoogleAccessTokens
-    /// How long a try waits for its answer (10 s; shorter in tests).
-    let answerTimeout: Duration
     let clock: @Sendable () -> Date
 
     /// One try: the message with the account's access token, and once more with a renewed token after a 401.
@@ -41,15 +38,9 @@ struct FCMClient: Sendable {
     }
 
     private func attempt(_ push: QueuedPush, account: FCMServiceAccount, accessToken: String) async -> Attempt {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Strings in a fixed shape: encoding cannot fail.
-        let body = (try? encoder.encode(FCMMessage(push, now: clock()))).map(Array.init) ?? []
-        let exchange = await PushExchange.post(
-            http,
-            url: endpoints.fcm + "/v1/projects/" + PercentEncoding.unreserved(account.projectId) + "/messages:send",
-            headers: [("authorization", "Bearer " + accessToken), ("content-type", "application/json")],
-            body: body, timeout: answerTimeout)
+        let exchange = await connection.post(
+            endpoints.fcm + "/v1/projects/" + PercentEncoding.unreserved(account.projectId) + "/messages:send",
+            headers: [("authorization", "Bearer " + accessToken)], json: FCMMessage(push, now: clock()))
         return Self.attempt(exchange)
     }
 

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import TouchstoneProtocol
 import TouchstoneStorage
@@ -19,8 +18,7 @@ actor GoogleAccessTokens {
     /// How long before its end a token is given up.
     static let margin: TimeInterval = 5 * 60
 
-    private let http: HTTPClient
-    private let answerTimeout: Duration
+    private let connection: PushConnection
     private let clock: @Sendable () -> Date
     private var entries: [AccountKey: Entry] = [:]
 
@@ -50,9 +48,8 @@ actor GoogleAccessTokens {
         }
     }
 
-    init(http: HTTPClient, answerTimeout: Duration, clock: @escaping @Sendable () -> Date) {
-        self.http = http
-        self.answerTimeout = answerTimeout
+    init(connection: PushConnection, clock: @escaping @Sendable () -> Date) {
+        self.connection = connection
         self.clock = clock
     }
 
@@ -79,8 +76,8 @@ actor GoogleAccessTokens {
     /// Asks `token_uri` once for all who wait; keeps what it gives.
     private func fetch(for account: FCMServiceAccount) async -> Outcome {
         let key = AccountKey(account)
-        let (http, timeout, now) = (http, answerTimeout, clock())
-        let task = Task { await Self.request(account, http: http, timeout: timeout, now: now) }
+        let (connection, now) = (connection, clock())
+        let task = Task { await Self.request(account, connection: connection, now: now) }
         entries[key] = .fetching(task)
         let fetched = await task.value
         if case .token(let token) = fetched.outcome {
@@ -93,7 +90,7 @@ actor GoogleAccessTokens {
 
     /// The JWT-bearer grant at the account's `token_uri` (`https` only: the assertion is a credential).
     private static func request(
-        _ account: FCMServiceAccount, http: HTTPClient, timeout: Duration, now: Date
+        _ account: FCMServiceAccount, connection: PushConnection, now: Date
     ) async -> Fetched {
         func unavailable(_ answer: PushAnswer) -> Fetched { Fetched(outcome: .unavailable(answer), keepUntil: now) }
         guard let uri = URLComponents(string: account.tokenURI), uri.scheme?.lowercased() == "https", uri.host != nil
@@ -107,9 +104,8 @@ actor GoogleAccessTokens {
         let form =
             "grant_type=" + PercentEncoding.unreserved("urn:ietf:params:oauth:grant-type:jwt-bearer") + "&assertion="
             + PercentEncoding.unreserved(assertion)
-        let exchange = await PushExchange.post(
-            http, url: account.tokenURI, headers: [("content-type", "application/x-www-form-urlencoded")],
-            body: Array(form.utf8), timeout: timeout)
+        let exchange = await connection.post(
+            account.tokenURI, headers: [("content-type", "application/x-www-form-urlencoded")], body: Array(form.utf8))
         switch exchange {
         case .noAnswer(let reason):
             return unavailable(.retry(reason: "token_uri: " + reason, retryAfter: nil))

@@ -34,13 +34,11 @@ package final class PushClients: PushGateway {
             timeout: HTTPClient.Configuration.Timeout(connect: timeout, read: timeout))
         configuration.httpVersion = .automatic
         http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        apns = APNsClient(
-            http: http, endpoints: endpoints, providerTokens: APNsProviderTokens(), answerTimeout: answerTimeout,
-            clock: clock)
+        let connection = PushConnection(http: http, answerTimeout: answerTimeout)
+        apns = APNsClient(connection: connection, endpoints: endpoints, providerTokens: APNsProviderTokens(), clock: clock)
         fcm = FCMClient(
-            http: http, endpoints: endpoints,
-            accessTokens: GoogleAccessTokens(http: http, answerTimeout: answerTimeout, clock: clock),
-            answerTimeout: answerTimeout, clock: clock)
+            connection: connection, endpoints: endpoints,
+            accessTokens: GoogleAccessTokens(connection: connection, clock: clock), clock: clock)
         self.logger = logger
     }
 
