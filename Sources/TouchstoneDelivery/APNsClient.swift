@@ -50,7 +50,7 @@ struct APNsClient: Sendable {
                 ("apns-topic", topic),
                 ("apns-push-type", "alert"),
                 ("apns-priority", notice ? "5" : "10"),
-                ("apns-expiration", String(Int64(push.expiresAt.timeIntervalSince1970.rounded(.down)))),
+                ("apns-expiration", String(Int64(push.keptUntil(triedAt: clock()).timeIntervalSince1970.rounded(.down)))),
                 ("apns-collapse-id", push.reference.id),
             ],
             json: APNsPayload(push.reference))

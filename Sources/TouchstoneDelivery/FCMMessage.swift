@@ -24,7 +24,7 @@ struct FCMMessage: Encodable {
     let message: Message
 
     /// The message for `push`, sent at `now`: `HIGH` priority (`NORMAL` for notices), kept by FCM for the whole seconds
-    /// left until the item expires.
+    /// left until the item expires (a notice: a day, ``QueuedPush/keptUntil(triedAt:)``).
     init(_ push: QueuedPush, now: Date) {
         let reference = push.reference
         var data = [
@@ -32,7 +32,7 @@ struct FCMMessage: Encodable {
             "deviceId": reference.deviceId,
         ]
         data["event"] = reference.event?.rawValue
-        let seconds = max(0, Int64(push.expiresAt.timeIntervalSince(now).rounded(.down)))
+        let seconds = max(0, Int64(push.keptUntil(triedAt: now).timeIntervalSince(now).rounded(.down)))
         message = Message(
             token: push.registration.token, data: data,
             android: Android(

@@ -6,7 +6,6 @@ import TouchstoneProtocol
 package struct PushText: Sendable, Equatable {
     package let title: String
     package let body: String
-
     /// The text of the item `reference` announces; a kind or event this table does not know gets a general text.
     package init(_ reference: PushReference) {
         switch reference.kind.rawValue {

@@ -73,7 +73,7 @@ import TouchstoneTestSupport
         }
     }
 
-    @Test func aNoticeGoesAtNormalPriorityWithItsEventAndTheSecondsLeft() async throws {
+    @Test func aNoticeGoesAtNormalPriorityWithItsEventToBeKeptADay() async throws {
         try await withPushTestServer { server in
             let clock = TestClock()
             let account = try PushFixture.serviceAccount(tokenURI: server.tokenURI())
@@ -89,7 +89,7 @@ import TouchstoneTestSupport
                 "touchstone_v": "1", "kind": "notice", "id": "itm_notice", "deviceId": "dev_1", "event": "device_added",
             ])
             #expect(message["android"] as? [String: String] == [
-                "priority": "NORMAL", "ttl": "200s", "collapse_key": "itm_notice",
+                "priority": "NORMAL", "ttl": "86400s", "collapse_key": "itm_notice",
             ])
         }
     }
