@@ -94,6 +94,17 @@ extension TouchstoneClient {
             guard let text = item.text, let amount = item.amount, let currency = item.currency, let payee = item.payee
             else { throw TouchstoneError(.transport, "the confirmation is incomplete") }
             txn = TransactionHash.of(text: text, amount: amount, currency: currency, payee: payee)
+        } else if item.kind == .ciba {
+            // Computed from what is shown (the client, its binding message and payment), never taken from the item.
+            let details = try item.authorizationDetails.map { value in
+                do {
+                    return try CanonicalJSON.bytes(of: value)
+                } catch {
+                    throw TouchstoneError(.transport, "the request's payment cannot be canonicalised")
+                }
+            }
+            txn = TransactionHash.ofBackchannel(
+                clientId: item.clientId, bindingMessage: item.bindingMessage, canonicalDetails: details)
         }
         let (key, pin) = try await verify(verification, registration: registration)
         let times = tokenTimes()
@@ -106,6 +117,7 @@ extension TouchstoneClient {
             switch item.kind {
             case .confirmation: .decideConfirmation
             case .webLogin: .decideWebLogin
+            case .ciba: .decideBackchannel
             default: .decideEnrollment
             }
         return try await call(

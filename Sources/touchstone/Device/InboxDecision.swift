@@ -28,6 +28,9 @@ struct InboxDecision {
         let defaultPrompt =
             switch item.kind {
             case .confirmation: "Confirm \(item.amount ?? "") \(item.currency ?? "") to \(item.payee ?? "")"
+            case .ciba:
+                item.payment.map { "Pay \($0.amount) \($0.currency) to \($0.creditorName)" }
+                    ?? "Approve \(item.clientName ?? item.clientId)'s request"
             case .webLogin: "Approve the web login"
             default: "Approve the new device \(item.name ?? "")"
             }

@@ -7,6 +7,17 @@ extension InboxItem {
         switch kind {
         case .confirmation:
             return "\(id)  confirm: \"\(text ?? "")\" \(amount ?? "") \(currency ?? "") to \(payee ?? "")  (asked by \(asker))"
+        case .ciba:
+            var parts = ["\(id)  \(clientName ?? clientId) asks you to approve"]
+            if let bindingMessage { parts.append("\"\(bindingMessage)\"") }
+            if let payment {
+                var line = "pay \(payment.amount) \(payment.currency) to \(payment.creditorName)"
+                if let iban = payment.creditorIBAN { line += " (\(iban))" }
+                if let reference = payment.remittanceInformation { line += ", reference \"\(reference)\"" }
+                parts.append(line)
+            }
+            parts.append("scope \(scope ?? "openid")  (\(asker))")
+            return parts.joined(separator: ": ")
         case .webLogin:
             return "\(id)  web login from \(browser ?? "a browser") at \(ip ?? "?"): pick the browser's number \(numbersToPick)  (\(asker))"
         default:
