@@ -1,80 +1,38 @@
-import Crypto
 import Foundation
 import TouchstoneProtocol
 
 /// A device-signed compact JWS before its signature is checked: only routing information may be read from it.
 public struct UnverifiedDeviceToken: Sendable {
     /// The token as received.
-    public let compact: String
+    public var compact: String { jws.compact }
     /// `kid` from the protected header: which registered key claims to have signed.
     public let kid: String
     /// `iss` from the payload: the device (or enrolment) that claims to have signed.
     public let issuer: String
-    private let signingInputEnd: String.Index
-    /// The protected header as decoded here, so that verification does not decode it again.
-    let header: Header
-    /// The payload's bytes, decoded from base64url here, so that verification does not decode them again.
-    let payload: Data
+    /// The token split and its header decoded once, for ``DevicePublicKey/verify(_:as:issuer:rules:now:)``.
+    let jws: CompactJWS
 
     /// Splits a compact JWS and reads `kid` and `iss`; nothing here is trusted yet.
     /// - Throws: ``DeviceTokenError`` when the text is not a compact JWS with those members.
     public init(_ compact: String) throws {
-        // The three parts are found on the UTF-8 view: splitting the String itself would break it into Characters.
-        let utf8 = compact.utf8
-        let dot = UInt8(ascii: ".")
-        guard utf8.count <= 16_384, let firstDot = utf8.firstIndex(of: dot), let lastDot = utf8.lastIndex(of: dot),
-            firstDot < lastDot,
-            !utf8[utf8.index(after: firstDot)..<lastDot].contains(dot),
-            let headerData = Base64URL.decode(String(compact[..<firstDot])),
-            let payloadData = Base64URL.decode(String(compact[utf8.index(after: firstDot)..<lastDot])),
-            let header = try? JSONDecoder().decode(Header.self, from: headerData),
-            let payload = try? JSONDecoder().decode(Issuer.self, from: payloadData)
-        else {
-            throw DeviceTokenError("not a compact JWS with kid and iss")
+        let refused = DeviceTokenError("not a compact JWS with kid and iss")
+        let jws: CompactJWS
+        do {
+            jws = try CompactJWS(compact)
+        } catch {
+            throw refused
         }
-        self.compact = compact
-        self.signingInputEnd = lastDot
-        self.kid = header.kid
+        guard let kid = jws.header.kid, let payload = try? jws.unverifiedClaims(as: Issuer.self) else { throw refused }
+        self.jws = jws
+        self.kid = kid
         self.issuer = payload.iss
-        self.header = header
-        self.payload = payloadData
-    }
-
-    /// What was signed: `header.payload` as sent.
-    var signingInput: [UInt8] { Array(compact.utf8[..<signingInputEnd]) }
-
-    /// The signature's bytes; `nil` when the third part is not base64url.
-    var signature: [UInt8]? {
-        Base64URL.decode(String(compact[compact.utf8.index(after: signingInputEnd)...])).map { [UInt8]($0) }
     }
 
     /// SHA-256 of what was signed (`header.payload`), base64url: what the server keeps to accept a token only once.
     ///
     /// The signature is left out on purpose: one signed content has several valid signature spellings (ECDSA's
     /// s and n − s, base64url padding or spare bits), and each must count as the same, already used, token.
-    public var digest: String { SecretDigest.sha256(String(compact[..<signingInputEnd])) }
-
-    /// The members of the protected header the server reads. Only `kid` must be readable to route the token;
-    /// the others are judged at verification (a mistyped `alg` or `typ` reads as absent, and fails there).
-    struct Header: Decodable, Sendable {
-        let kid: String
-        let alg: String?
-        let typ: String?
-        /// Whether `crit` is present and not null (whatever its type): such a token is refused.
-        let hasCrit: Bool
-
-        private enum CodingKeys: String, CodingKey {
-            case kid, alg, typ, crit
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            kid = try container.decode(String.self, forKey: .kid)
-            alg = try? container.decodeIfPresent(String.self, forKey: .alg)
-            typ = try? container.decodeIfPresent(String.self, forKey: .typ)
-            hasCrit = try container.contains(.crit) && !container.decodeNil(forKey: .crit)
-        }
-    }
+    public var digest: String { jws.digest }
 
     private struct Issuer: Decodable {
         let iss: String
@@ -96,10 +54,10 @@ public struct DeviceTokenRules: Sendable {
 }
 
 extension DevicePublicKey {
-    /// Verifies a device-signed token with this key and checks its header and claims.
+    /// Verifies a device-signed token with this key and checks its header and claims, through ``CompactJWS``.
     ///
-    /// The signature is checked first, with this key's algorithm only; then `alg`, `typ`, `kid`, `iss`, `aud`,
-    /// `iat` and `exp`.
+    /// `kid` must be this key's thumbprint; then `crit` is refused, `typ` must be the claims' and `alg` this key's;
+    /// the signature; then `iss`, `aud`, `iat` and `exp` (``DeviceTokenEnvelope``).
     /// - Parameters:
     ///   - token: the token, as split by ``UnverifiedDeviceToken``.
     ///   - issuer: the device or enrolment id the token must name in `iss`.
@@ -112,32 +70,47 @@ extension DevicePublicKey {
         _ token: UnverifiedDeviceToken, as _: Claims.Type, issuer: String, rules: DeviceTokenRules, now: Date
     ) throws -> Claims {
         guard token.kid == thumbprint else { throw DeviceTokenError("kid does not name this key") }
-        guard let signature = token.signature, isValidSignature(signature, for: token.signingInput) else {
-            throw DeviceTokenError("signature rejected")
-        }
-        let claims: Claims
+        let expectations = DeviceTokenExpectations(
+            issuer: issuer, rules: rules, now: Int64(now.timeIntervalSince1970.rounded(.down)))
         do {
-            claims = try JSONDecoder().decode(Claims.self, from: token.payload)
-        } catch {
-            throw DeviceTokenError("payload rejected: \(error)")
+            return try token.jws.verify(
+                as: DeviceTokenEnvelope<Claims>.self, with: try JWSKey(self), expecting: expectations
+            ).claims
+        } catch let error as JWSError {
+            throw DeviceTokenError(error.description)
         }
-        try checkHeader(of: token, expecting: Claims.tokenType)
-        let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
-        guard claims.iss == issuer else { throw DeviceTokenError("iss does not match") }
-        guard claims.aud == rules.audience else { throw DeviceTokenError("aud is not this server") }
-        guard claims.exp > claims.iat, claims.exp - claims.iat <= rules.maximumLifetime else {
-            throw DeviceTokenError("exp - iat out of range")
-        }
-        guard claims.iat <= nowSeconds + rules.clockSkew else { throw DeviceTokenError("iat in the future") }
-        guard nowSeconds < claims.exp else { throw DeviceTokenError("expired") }
-        return claims
+    }
+}
+
+/// What a device-signed token's claims are checked against.
+public struct DeviceTokenExpectations: Sendable {
+    /// The device or enrolment id `iss` must name.
+    public var issuer: String
+    public var rules: DeviceTokenRules
+    /// The current time, NumericDate.
+    public var now: Int64
+}
+
+/// The claims of a device-signed token of kind `Claims`, with the rules every one of them must pass (PROTOCOL
+/// "Device-signed tokens"): `typ` of the kind, `iss` the device, `aud` this server, `exp - iat` at most 120 s, `iat`
+/// at most 30 s ahead, `exp` not passed.
+public struct DeviceTokenEnvelope<Claims: DeviceTokenClaims>: JWSClaims {
+    public let claims: Claims
+
+    public static var requiredType: String? { Claims.tokenType.rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        claims = try Claims(from: decoder)
     }
 
-    private func checkHeader(of token: UnverifiedDeviceToken, expecting type: DeviceTokenType) throws {
-        let header = token.header
-        guard header.alg == algorithm.rawValue else { throw DeviceTokenError("alg differs from the key's") }
-        guard header.typ == type.rawValue else { throw DeviceTokenError("typ is not \(type.rawValue)") }
-        guard !header.hasCrit else { throw DeviceTokenError("crit is not supported") }
+    public func verify(_ expected: DeviceTokenExpectations) throws(JWSError) {
+        guard claims.iss == expected.issuer else { throw JWSError("iss does not match") }
+        guard claims.aud == expected.rules.audience else { throw JWSError("aud is not this server") }
+        guard claims.exp > claims.iat, claims.exp - claims.iat <= expected.rules.maximumLifetime else {
+            throw JWSError("exp - iat out of range")
+        }
+        guard claims.iat <= expected.now + expected.rules.clockSkew else { throw JWSError("iat in the future") }
+        guard expected.now < claims.exp else { throw JWSError("expired") }
     }
 }
 
