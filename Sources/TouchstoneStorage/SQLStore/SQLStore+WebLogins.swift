@@ -13,22 +13,11 @@ extension SQLStore {
         let numbers = try Self.json(w.numbers)
         return try await provider.transaction { database in
             var status = w.status
-            if let userId = w.userId, status == .pending {
-                // Lock the user's row first, so that concurrent requests count one another (PostgreSQL).
-                try await database.raw("UPDATE users SET id = id WHERE id = \(bind: userId)").run()
-                let recent = try await database.raw(
-                    """
-                    SELECT
-                        SUM(CASE WHEN status = 'pending' AND expires_at > \(bind: now) THEN 1 ELSE 0 END) AS pending,
-                        SUM(CASE WHEN created_at > \(bind: now - limits.window) THEN 1 ELSE 0 END) AS recent,
-                        SUM(CASE WHEN status = 'denied' AND decided_at > \(bind: now - limits.coolDown) THEN 1 ELSE 0 END) AS denied
-                    FROM web_logins WHERE user_id = \(bind: userId)
-                    """
-                ).first()
-                let pending = try recent?.decode(column: "pending", as: Int?.self) ?? 0
-                let recentCount = try recent?.decode(column: "recent", as: Int?.self) ?? 0
-                let denied = try recent?.decode(column: "denied", as: Int?.self) ?? 0
-                if pending > 0 || recentCount >= limits.perWindow || denied > 0 { status = .suppressed }
+            if let userId = w.userId, status == .pending,
+                try await Self.isBeyondApprovalLimits(
+                    in: "web_logins", userId: userId, clientId: nil, limits: limits, at: now, in: database)
+            {
+                status = .suppressed
             }
             try await database.raw(
                 """
@@ -88,24 +77,20 @@ extension SQLStore {
 
     package func deliverWebLogin(id: String, session: SessionRecord, refreshTokenHash: String) async throws -> WebLoginDelivery {
         try await provider.transaction { database in
-            // The approving device's row stays locked until commit: its revocation comes wholly before (no session) or
-            // after (and ends the session, which it approved).
-            guard let approver = session.approvedBy,
-                try await database.raw(
-                    "UPDATE devices SET id = id WHERE id = \(bind: approver) AND revoked_at IS NULL RETURNING id"
-                ).first() != nil
-            else { return .approverInactive }
-            guard
-                try await database.raw(
+            switch try await Self.storeApprovedSession(
+                session, refreshTokenHash: refreshTokenHash,
+                taking: { approver in
                     """
                     UPDATE web_logins SET delivered = 1
                     WHERE id = \(bind: id) AND status = 'approved' AND delivered = 0 AND device_id = \(bind: approver)
                     RETURNING id
                     """
-                ).first() != nil
-            else { return .alreadyDelivered }
-            try await Self.insertSession(session, refreshTokenHash: refreshTokenHash, in: database)
-            return .delivered
+                }, in: database)
+            {
+            case .stored: .delivered
+            case .taken: .alreadyDelivered
+            case .approverInactive: .approverInactive
+            }
         }
     }
 
