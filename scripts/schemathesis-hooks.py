@@ -369,6 +369,7 @@ OPERATIONS = {
     "pushAuthorizationRequest": lambda: BASIC,
     "token": lambda: BASIC,
     "revoke": lambda: BASIC,
+    "backchannelAuthorize": lambda: BASIC,
 }
 
 
