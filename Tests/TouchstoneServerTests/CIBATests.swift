@@ -200,6 +200,9 @@ import TouchstoneTestSupport
         CIBATests.detailArray(["actions": #"["initiate",1]"#]),
         CIBATests.detailArray(["locations": #"[""]"#]),
         CIBATests.detailArray(["locations": #""https://bank.example""#]),
+        // A second member of one name: one reader would show one payee, another would pay another.
+        CIBATests.detailArray().replacingOccurrences(
+            of: #""creditorName":"Merchant A""#, with: #""creditorName":"Merchant A","creditorName":"Mallory""#),
     ])
     func malformedPaymentDetailsAreRefused(_ text: String) {
         #expect {
