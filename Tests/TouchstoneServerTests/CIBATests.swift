@@ -375,6 +375,33 @@ import TouchstoneTestSupport
         }
     }
 
+    /// A delivered request is pushed to the phone in its own transaction (kind and ids only); one answered for an
+    /// unknown user, or beyond the limits, queues nothing; a decided one's push is dropped, not sent.
+    @Test func aDeliveredRequestIsPushedAndAnUndeliveredOneIsNot() async throws {
+        try await Harness.run { h in
+            let scene = try await Self.makeScene(h)
+            try await h.store.registerPush(
+                PushRegistration(
+                    deviceId: scene.deviceId, provider: .apns, token: String(repeating: "ab", count: 32),
+                    topic: "com.example.demo", environment: .development, registeredAt: h.now))
+            _ = try await Self.authorized(h, scene, ["login_hint": "nobody"])
+            #expect(try await h.store.queuedPushCount() == 0)
+            _ = try await Self.authorized(h, scene)
+            _ = try await Self.authorized(h, scene, ["binding_message": "Beyond the limits"])
+            #expect(try await h.store.queuedPushCount() == 1)
+            let item = try #require(try await Self.cibaItems(h, scene).first)
+            let claimed = try await h.store.claimDuePushes(
+                claimant: "a", now: h.now, leaseUntil: h.now.addingTimeInterval(30), limit: 10)
+            #expect(claimed.map(\.reference) == [PushReference(kind: .ciba, id: item.id, deviceId: scene.deviceId)])
+            try await h.store.retryPush(id: try #require(claimed.first).id, claimant: "a", dueAt: h.now)
+            _ = try await Self.decide(h, scene, item)
+            let afterDecision = try await h.store.claimDuePushes(
+                claimant: "a", now: h.now, leaseUntil: h.now.addingTimeInterval(30), limit: 10)
+            #expect(afterDecision.isEmpty)
+            #expect(try await h.store.queuedPushCount() == 0)
+        }
+    }
+
     @Test func discoveryNamesTheBackchannelEndpointModesAndDetailTypes() async throws {
         try await Harness.run { h in
             let configuration = try h.jsonObject(try await h.send(.get, "/.well-known/openid-configuration"))
