@@ -402,6 +402,30 @@ import TouchstoneTestSupport
         }
     }
 
+    /// An ID token this server issued to this client names the user, expired or not; another client's is refused.
+    @Test func anIDTokenHintOfThisClientNamesTheUserAndAnotherClientsIsRefused() async throws {
+        try await Harness.run { h in
+            let scene = try await Self.makeScene(h)
+            let otherSecret = try await Self.register(h, clientId: "other-bank")
+            let first = try await Self.authorized(h, scene, ["scope": "openid"])
+            _ = try await Self.decide(h, scene, try #require(try await Self.cibaItems(h, scene).first))
+            let tokens = try h.decode(OAuthTokenResponse.self, try await Self.poll(h, scene, first))
+            #expect(tokens.refreshToken == nil)  // no offline_access
+            h.clock.advance(by: 3_600)  // the ID token has expired: a hint's expiry is not checked
+            let hinted = try await Self.authorized(
+                h, scene, ["login_hint": nil, "id_token_hint": tokens.idToken, "acr_values": "aal2"])
+            let item = try #require(try await Self.cibaItems(h, scene).first)
+            #expect(item.bindingMessage == "Pay 123.50 EUR to Merchant A")
+            _ = try await Self.decide(h, scene, item)
+            #expect(try await Self.poll(h, scene, hinted).status == .ok)
+            let foreign = try await h.postForm(
+                "/oauth2/bc-authorize",
+                ["scope": "openid", "id_token_hint": tokens.idToken], basic: ("other-bank", otherSecret))
+            #expect(foreign.status == .badRequest)
+            #expect(try h.oauthError(foreign) == "invalid_request")
+        }
+    }
+
     @Test func discoveryNamesTheBackchannelEndpointModesAndDetailTypes() async throws {
         try await Harness.run { h in
             let configuration = try h.jsonObject(try await h.send(.get, "/.well-known/openid-configuration"))
