@@ -426,6 +426,32 @@ import TouchstoneTestSupport
         }
     }
 
+    /// A request reaches only the user's devices under the client's publisher: another publisher's device neither sees
+    /// it nor may decide it; an unknown item is 404.
+    @Test func onlyDevicesOfTheClientsPublisherSeeAndDecideTheRequest() async throws {
+        try await Harness.run { h in
+            let device = try await TestDevice()
+            let enrolled = try await h.enroll(device)
+            let secret = try await Self.register(h, clientId: "bank", publisher: "banks")
+            let scene = Scene(device: device, deviceId: enrolled.deviceId, clientId: "bank", secret: secret)
+            let id = try await Self.authorized(h, scene)
+            #expect(try await Self.cibaItems(h, scene).isEmpty)
+            let request = try #require(
+                try await h.store.cibaRequest(authRequestHash: SecretDigest.sha256(id)))
+            let forged = InboxItem(
+                kind: .ciba, id: request.id, clientId: "bank", publisher: "banks", challenge: request.challenge,
+                expiresAt: request.expiresAt, txn: request.txn)
+            try await h.expectProblem(try await Self.decide(h, scene, forged), 401, .challengeInvalid)
+            try await h.expectProblem(
+                try await h.decide(
+                    "ciba", "no-such-request",
+                    try await device.decision(deviceId: enrolled.deviceId, challenge: request.challenge, now: h.now)),
+                404, .notFound)
+            h.clock.advance(by: 6)
+            #expect(try await Self.pollError(h, scene, id) == "authorization_pending")
+        }
+    }
+
     @Test func discoveryNamesTheBackchannelEndpointModesAndDetailTypes() async throws {
         try await Harness.run { h in
             let configuration = try h.jsonObject(try await h.send(.get, "/.well-known/openid-configuration"))
