@@ -35,7 +35,8 @@ package struct AuthorizationDetails: Sendable, Equatable {
         do {
             canonical = try CanonicalJSON.bytes(of: value)
         } catch {
-            throw Self.refused("holds a number")
+            // Unreachable after the checks (only strings, objects and arrays remain), and refused all the same.
+            throw Self.refused("cannot be written in its RFC 8785 form")
         }
     }
 
