@@ -1,4 +1,5 @@
 import Foundation
+import TouchstoneCrypto
 import TouchstoneProtocol
 import TouchstoneStorage
 
@@ -23,6 +24,9 @@ package struct AuthorizationParameters: Codable, Sendable, Equatable {
     package var loginHint: String?
     /// The DPoP key (RFC 7638 thumbprint) the code may be exchanged with only: PAR's `dpop_jkt` or proof.
     package var dpopJKT: String?
+    /// The `authorization_details` (RFC 9396) as the client sent them, checked (``AuthorizationDetails``): a payment
+    /// that only a phone's approval grants.
+    package var authorizationDetails: String?
 
     /// The scopes a client can be granted.
     static let supportedScopes = ["openid", "profile", "offline_access"]
@@ -55,9 +59,20 @@ package struct AuthorizationParameters: Codable, Sendable, Equatable {
         return acrValues.contains { AssuranceLevel.all.firstIndex(of: $0).map { rank >= $0 } ?? false }
     }
 
-    /// The level the sign-in page must reach: `aal2` when only `aal2` satisfies `acr_values`.
+    /// The level the sign-in page must reach: `aal2` when only `aal2` satisfies `acr_values`, or for payment details.
     var requiredACR: AssuranceLevel {
-        Self.satisfies(acr: .aal1, acrValues: acrValues) ? .aal1 : .aal2
+        authorizationDetails == nil && Self.satisfies(acr: .aal1, acrValues: acrValues) ? .aal1 : .aal2
+    }
+
+    /// The checked payment details and the `txn` a phone's approval of them carries (as for CIBA: the client's id and
+    /// no binding message); `nil` without `authorization_details`.
+    func payment() throws -> (details: AuthorizationDetails, txn: String)? {
+        guard let authorizationDetails else { return nil }
+        let details = try AuthorizationDetails(authorizationDetails)
+        return (
+            details,
+            TransactionHash.ofBackchannel(clientId: clientId, bindingMessage: nil, canonicalDetails: details.canonical)
+        )
     }
 
     /// Checks every parameter but `client_id` and `redirect_uri`, which the caller has already checked (their errors
@@ -120,6 +135,10 @@ package struct AuthorizationParameters: Codable, Sendable, Equatable {
         self.acrValues = acrValues.map(AssuranceLevel.init(rawValue:)).filter(AssuranceLevel.all.contains)
         guard acrValues.isEmpty || !self.acrValues.isEmpty else {
             throw .invalidRequest("acr_values names no level of this provider (aal1, aal2)")
+        }
+        if let details = try parameters.single("authorization_details") {
+            _ = try AuthorizationDetails(details)
+            authorizationDetails = details
         }
     }
 }

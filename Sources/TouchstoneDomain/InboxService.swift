@@ -93,7 +93,9 @@ package struct InboxService: Sendable {
                 InboxItem(
                     kind: .webLogin, id: webLogin.id, clientId: webLogin.clientId, publisher: webLogin.publisher,
                     challenge: webLogin.challenge, expiresAt: webLogin.expiresAt, browser: webLogin.browser,
-                    numbers: webLogin.numbers, ip: webLogin.ip, requestedAt: webLogin.createdAt))
+                    numbers: webLogin.numbers, ip: webLogin.ip, requestedAt: webLogin.createdAt,
+                    authorizationDetails: try webLogin.authorizationDetails.map { try StrictJSONParser.parse($0.utf8) },
+                    txn: webLogin.txn))
         }
         for request in try await store.pendingCIBARequests(userId: device.userId, publisher: device.publisher, now: now) {
             items.append(try await item(of: request))

@@ -11,6 +11,8 @@ package struct OAuthError: Error, Sendable, Equatable {
         case unsupportedResponseType = "unsupported_response_type"
         case invalidScope = "invalid_scope"
         case loginRequired = "login_required"
+        /// OpenID Connect Core §3.1.2.6: `prompt=none` where the page must be shown (payment details).
+        case interactionRequired = "interaction_required"
         case accessDenied = "access_denied"
         case invalidToken = "invalid_token"
         case temporarilyUnavailable = "temporarily_unavailable"

@@ -6,7 +6,7 @@ import TouchstoneStorage
 /// The browser's side of the OpenID Connect provider: the authorization endpoint, the sign-in page's requests and
 /// RP-initiated logout and its confirmation. The provider session is the one cookie; this service sees only its value.
 package struct ProviderService: Sendable {
-    typealias Store = ProviderStore & AppStore
+    typealias Store = ProviderStore & AppStore & WebLoginStore
 
     let store: any Store
     let clock: any WallClock
@@ -49,14 +49,18 @@ package struct ProviderService: Sendable {
             (request, client) = (resolved, resolvedClient)
         }
         let session = try await liveSession(sessionToken, for: client, at: now)
-        if let session, !request.prompts.contains(.login),
+        // Payment details are granted only by a phone's approval on the page, whatever session the browser has.
+        if let session, request.authorizationDetails == nil, !request.prompts.contains(.login),
             request.isSatisfied(byACR: session.acr, authTime: session.authTime, now: now)
         {
             let code = try await issueCode(for: request, session: session, newSession: nil, spending: nil, at: now)
             return .redirect(AuthorizationResponse.success(code: code, to: request, issuer: issuer))
         }
         if request.prompts.contains(.none) {
-            let error = OAuthError(.loginRequired, "the user must sign in")
+            let error =
+                request.authorizationDetails == nil
+                ? OAuthError(.loginRequired, "the user must sign in")
+                : OAuthError(.interactionRequired, "payment details need the user's approval on the sign-in page")
             return .redirect(
                 AuthorizationResponse.failure(error, redirectURI: request.redirectURI, state: request.state, issuer: issuer))
         }
@@ -125,17 +129,21 @@ package struct ProviderService: Sendable {
         let (kept, request, client) = try await pendingRequest(requestId)
         return SignInRequest(
             requestId: kept.id, clientId: client.clientId, clientName: client.name, requiredAcr: request.requiredACR,
-            loginHint: request.loginHint, expiresAt: kept.expiresAt)
+            loginHint: request.loginHint, expiresAt: kept.expiresAt,
+            authorizationDetails: try request.payment()?.details.value)
     }
 
     /// `POST /oauth2/sign-in/{requestId}/complete`: the page signed the user in (its own session, of the account app,
-    /// made after the request): the browser gets the provider session and goes back to the client with a code.
-    /// - Returns: where to send the browser, and the new provider session's cookie value and lifetime.
+    /// made after the request): the browser gets the provider session and goes back to the client with a code. A
+    /// request with payment details is granted only by the phone approval of a web login started for it
+    /// (``WebLoginService``), whose `txn` its tokens then carry; any other sign-in ends it with `access_denied`.
+    /// - Returns: where to send the browser, and the new provider session's cookie value and lifetime (`nil` when the
+    ///   request was refused).
     /// - Throws: `not_found` for an unknown, finished or expired request; `reauthentication_required` for a session
     ///   older than the request or not the page's; `insufficient_authentication` when the client asks for more
     ///   (`acr_values=aal2` and a password).
     package func completeSignIn(_ requestId: String, identity: AccessIdentity) async throws
-        -> (redirect: String, sessionToken: String, lifetime: Int)
+        -> (redirect: String, cookie: (sessionToken: String, lifetime: Int)?)
     {
         let now = clock.now()
         let (kept, request, client) = try await pendingRequest(requestId)
@@ -150,6 +158,13 @@ package struct ProviderService: Sendable {
             throw ProblemError(
                 .insufficientAuthentication, detail: "\(client.name) asks for a passkey or an approval on your phone.")
         }
+        var approved: (details: String, txn: String)?
+        if let details = request.authorizationDetails {
+            guard let approval = try await store.webLoginApproval(signInRequestId: kept.id, sessionId: signIn.id),
+                let txn = approval.txn
+            else { return (try await refuse(requestId, because: "payment details need an approval on the phone"), nil) }
+            approved = (details, txn)
+        }
         let policy = try await store.existingApp(client.clientId).policy
         let lifetime = min(Self.maximumSessionLifetime, TimeInterval(policy.sessionMaxLifetimeSeconds))
         let session = ProviderSessionRecord(
@@ -158,25 +173,31 @@ package struct ProviderService: Sendable {
             approvedBy: signIn.approvedBy)
         let token = random.token()
         let code = try await issueCode(
-            for: request, session: session, newSession: (SecretDigest.sha256(token), signIn.id), spending: kept.id, at: now)
+            for: request, session: session, newSession: (SecretDigest.sha256(token), signIn.id), spending: kept.id,
+            approved: approved, at: now)
         return (
-            AuthorizationResponse.success(code: code, to: request, issuer: issuer), token,
-            Int(session.expiresAt.timeIntervalSince(now))
+            AuthorizationResponse.success(code: code, to: request, issuer: issuer),
+            (token, Int(session.expiresAt.timeIntervalSince(now)))
         )
     }
 
     /// `POST /oauth2/sign-in/{requestId}/cancel`: the user said no; the client hears `access_denied`.
     /// - Throws: `not_found` for an unknown, finished or expired request.
     package func cancelSignIn(_ requestId: String) async throws -> String {
-        let now = clock.now()
+        try await refuse(requestId, because: "the user cancelled the sign-in")
+    }
+
+    /// Spends the sign-in request: the client hears `access_denied`.
+    /// - Returns: the redirect to the client.
+    /// - Throws: `not_found` for an unknown, finished or expired request.
+    private func refuse(_ requestId: String, because reason: String) async throws -> String {
         guard
             let kept = try await store.takeAuthorizationRequest(
-                id: requestId, clientId: nil, pushed: false, at: now)
+                id: requestId, clientId: nil, pushed: false, at: clock.now())
         else { throw Self.requestGone }
         let request = try AuthorizationParameters(stored: kept.parameters)
         return AuthorizationResponse.failure(
-            OAuthError(.accessDenied, "the user cancelled the sign-in"), redirectURI: request.redirectURI,
-            state: request.state, issuer: issuer)
+            OAuthError(.accessDenied, reason), redirectURI: request.redirectURI, state: request.state, issuer: issuer)
     }
 
     private func pendingRequest(_ requestId: String) async throws
@@ -289,14 +310,15 @@ package struct ProviderService: Sendable {
     ///   then).
     private func issueCode(
         for request: AuthorizationParameters, session: ProviderSessionRecord,
-        newSession: (tokenHash: String, signIn: String)?, spending requestId: String?, at now: Date
+        newSession: (tokenHash: String, signIn: String)?, spending requestId: String?,
+        approved: (details: String, txn: String)? = nil, at now: Date
     ) async throws -> String {
         let code = random.token()
         let record = AuthorizationCodeRecord(
             hash: SecretDigest.sha256(code), clientId: request.clientId, redirectURI: request.redirectURI,
             codeChallenge: request.codeChallenge, nonce: request.nonce, scope: request.scope, userId: session.userId,
             providerSessionId: session.id, createdAt: now, expiresAt: now.addingTimeInterval(Self.codeLifetime),
-            dpopJKT: request.dpopJKT)
+            dpopJKT: request.dpopJKT, authorizationDetails: approved?.details, txn: approved?.txn)
         guard
             try await store.issueAuthorizationCode(
                 record, spending: requestId, newSession: newSession.map { (session, $0.tokenHash, $0.signIn) }, at: now)

@@ -123,7 +123,8 @@ package struct TokenEndpointService: Sendable {
         case .redeemed:
             await auditor.record(.oidcToken, outcome: .ok, userId: session.userId, clientId: client.clientId)
             return try await tokens(
-                for: session, client: client, nonce: record.nonce, refreshToken: refreshToken, jkt: jkt)
+                for: session, client: client, nonce: record.nonce, refreshToken: refreshToken,
+                grant: try AuthorizationGrant(approvedAt: record), jkt: jkt)
         case .reused: throw OAuthError.invalidGrant("the code was used")
         case .providerSessionEnded: throw OAuthError.invalidGrant("the sign-in behind the code has ended")
         }

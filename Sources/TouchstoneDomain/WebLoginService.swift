@@ -5,7 +5,7 @@ import TouchstoneStorage
 
 /// "Approve this web login on your phone", with number matching.
 package struct WebLoginService: Sendable {
-    typealias Store = UserStore & WebLoginStore & AppStore
+    typealias Store = UserStore & WebLoginStore & AppStore & ProviderStore
 
     let store: any Store
     let clock: any WallClock
@@ -18,10 +18,21 @@ package struct WebLoginService: Sendable {
     package static let lifetime: TimeInterval = 120
 
     /// `POST /v1/web-logins`: the same answer for unknown users and for requests over the limits; those are never
-    /// delivered to a device.
+    /// delivered to a device. For a sign-in request with payment details, the item carries them and their `txn`.
+    /// - Throws: `not_found` for a sign-in request that is unknown, finished or expired.
     package func start(_ request: WebLoginRequest, browser: String, ip: String) async throws -> WebLoginStarted {
         let app = try await store.existingApp(request.clientId ?? AppRecord.demo.clientId)
         let now = clock.now()
+        var payment: (details: String, txn: String)?
+        if let signInRequestId = request.signInRequestId {
+            guard let kept = try await store.authorizationRequest(id: signInRequestId, at: now), !kept.pushed else {
+                throw ProviderService.requestGone
+            }
+            let parameters = try AuthorizationParameters(stored: kept.parameters)
+            if let details = parameters.authorizationDetails, let (_, txn) = try parameters.payment() {
+                payment = (details, txn)
+            }
+        }
         let user = try await store.user(username: request.username)
         let (number, numbers) = NumberMatching.draw(using: random)
         let pollSecret = random.token()
@@ -29,7 +40,9 @@ package struct WebLoginService: Sendable {
             id: random.recordID(), userId: user?.id, clientId: app.clientId, publisher: app.publisher,
             number: number, numbers: numbers, pollSecretHash: SecretDigest.sha256(pollSecret),
             challenge: random.token(), browser: String(browser.prefix(200)), ip: ip, createdAt: now,
-            expiresAt: now + Self.lifetime, status: user == nil ? .suppressed : .pending)
+            expiresAt: now + Self.lifetime, status: user == nil ? .suppressed : .pending,
+            signInRequestId: payment == nil ? nil : request.signInRequestId, authorizationDetails: payment?.details,
+            txn: payment?.txn)
         let status = try await store.createWebLogin(
             webLogin, limits: .standard)
         await auditor.record(
@@ -95,7 +108,7 @@ package struct WebLoginService: Sendable {
                     webLogin.status != .suppressed
                         && DecisionService.reaches(userId: webLogin.userId, publisher: webLogin.publisher)(device)
                 },
-                txn: nil, policy: .asking(clientId: webLogin.clientId))
+                txn: webLogin.txn, policy: .asking(clientId: webLogin.clientId))
             let decision = try await decisions.verify(assertion, for: target)
             let status: ItemStatus = decision.approves && decision.claims.number == webLogin.number ? .approved : .denied
             try decisions.settle(

@@ -183,9 +183,13 @@ public struct SignInRequest: Codable, Sendable, Equatable {
     /// The site's `login_hint`, if any.
     public var loginHint: String?
     public var expiresAt: Date
+    /// The payment the site asks for (RFC 9396 `authorization_details`, as it sent them): only a phone's approval,
+    /// started for this request (``WebLoginRequest/signInRequestId``), grants it.
+    public var authorizationDetails: JSONValue?
 
     public init(
-        requestId: String, clientId: String, clientName: String, requiredAcr: AssuranceLevel, loginHint: String?, expiresAt: Date
+        requestId: String, clientId: String, clientName: String, requiredAcr: AssuranceLevel, loginHint: String?,
+        expiresAt: Date, authorizationDetails: JSONValue? = nil
     ) {
         self.requestId = requestId
         self.clientId = clientId
@@ -193,6 +197,7 @@ public struct SignInRequest: Codable, Sendable, Equatable {
         self.requiredAcr = requiredAcr
         self.loginHint = loginHint
         self.expiresAt = expiresAt
+        self.authorizationDetails = authorizationDetails
     }
 }
 

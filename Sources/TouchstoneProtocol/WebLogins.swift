@@ -4,10 +4,14 @@ import Foundation
 public struct WebLoginRequest: Codable, Sendable {
     public var username: String
     public var clientId: String?
+    /// The provider's sign-in request (`GET /oauth2/sign-in/{id}`) this login is for, when it carries payment details:
+    /// the device's item then shows them and its decision carries their `txn`.
+    public var signInRequestId: String?
 
-    public init(username: String, clientId: String? = nil) {
+    public init(username: String, clientId: String? = nil, signInRequestId: String? = nil) {
         self.username = username
         self.clientId = clientId
+        self.signInRequestId = signInRequestId
     }
 }
 

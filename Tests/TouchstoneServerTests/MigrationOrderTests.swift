@@ -55,6 +55,9 @@ import Testing
         ReleasedStep(
             version: 12, name: "ciba",
             statementsSHA256: "6f10decec94e7676255943d511f2934578cf24718f149ecada9edfca96d1afab"),
+        ReleasedStep(
+            version: 13, name: "payment_details_at_sign_in",
+            statementsSHA256: "bc440ca809ed20cf5524718fea6c07e765ce6aa5008c9565555560c5b593cffb"),
     ]
 
     static func pin(_ migration: Migration) -> ReleasedStep {

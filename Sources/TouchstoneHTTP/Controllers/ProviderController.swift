@@ -184,10 +184,10 @@ struct ProviderController {
     /// The page's session (its Bearer token, never a cookie: no cross-site form can reach this) becomes the provider
     /// session, set as the cookie.
     @Sendable func completeSignIn(_ request: Request, context: TouchstoneRequestContext) async throws -> Response {
-        let (location, token, lifetime) = try await services.provider.completeSignIn(
+        let (location, session) = try await services.provider.completeSignIn(
             try context.parameters.require("requestId"), identity: try context.requireIdentity())
         var response = try Response.json(SignInRedirect(redirectTo: location), noStore: true)
-        response.headers[.setCookie] = cookie.setting(token, lifetime: lifetime)
+        if let session { response.headers[.setCookie] = cookie.setting(session.sessionToken, lifetime: session.lifetime) }
         return response
     }
 

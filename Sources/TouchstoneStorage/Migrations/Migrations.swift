@@ -19,6 +19,7 @@ enum Migrations {
         .push,
         .clientKeysAndDPoP,
         .ciba,
+        .paymentDetailsAtSignIn,
     ]
 
     /// The advisory lock migrations hold (PostgreSQL); any constant shared by every instance.

@@ -139,10 +139,11 @@ extension SQLStore {
                 """
                 INSERT INTO authorization_codes (
                     hash, client_id, redirect_uri, code_challenge, nonce, scope, user_id, provider_session_id, created_at,
-                    expires_at, dpop_jkt)
+                    expires_at, dpop_jkt, authorization_details, txn)
                 VALUES (\(bind: code.hash), \(bind: code.clientId), \(bind: code.redirectURI), \(bind: code.codeChallenge),
                     \(bind: code.nonce), \(bind: code.scope), \(bind: code.userId), \(bind: code.providerSessionId),
-                    \(bind: code.createdAt.storedSeconds), \(bind: code.expiresAt.storedSeconds), \(bind: code.dpopJKT))
+                    \(bind: code.createdAt.storedSeconds), \(bind: code.expiresAt.storedSeconds), \(bind: code.dpopJKT),
+                    \(bind: code.authorizationDetails), \(bind: code.txn))
                 """
             ).run()
             return true
@@ -176,7 +177,7 @@ extension SQLStore {
             try await database.raw(
                 """
                 SELECT hash, client_id, redirect_uri, code_challenge, nonce, scope, user_id, provider_session_id,
-                    created_at, expires_at, used_at, session_id, dpop_jkt
+                    created_at, expires_at, used_at, session_id, dpop_jkt, authorization_details, txn
                 FROM authorization_codes WHERE hash = \(bind: hash)
                 """
             ).first().map { row in
@@ -187,7 +188,9 @@ extension SQLStore {
                     userId: try row.string("user_id"), providerSessionId: try row.string("provider_session_id"),
                     createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
                     usedAt: try row.optionalDate("used_at"), sessionId: try row.optionalString("session_id"),
-                    dpopJKT: try row.optionalString("dpop_jkt"))
+                    dpopJKT: try row.optionalString("dpop_jkt"),
+                    authorizationDetails: try row.optionalString("authorization_details"),
+                    txn: try row.optionalString("txn"))
             }
         }
     }

@@ -5,7 +5,7 @@ import TouchstoneProtocol
 extension SQLStore {
     static let webLoginColumns = """
         id, user_id, client_id, publisher, number, numbers, poll_secret_hash, challenge, browser, ip, created_at, \
-        expires_at, status, decided_at, device_id, amr
+        expires_at, status, decided_at, device_id, amr, sign_in_request_id, authorization_details, txn
         """
 
     package func createWebLogin(_ w: WebLoginRecord, limits: ApprovalLimits) async throws -> ItemStatus {
@@ -25,7 +25,7 @@ extension SQLStore {
                 VALUES (\(bind: w.id), \(bind: w.userId), \(bind: w.clientId), \(bind: w.publisher), \(bind: w.number),
                     \(bind: numbers), \(bind: w.pollSecretHash), \(bind: w.challenge), \(bind: w.browser), \(bind: w.ip),
                     \(bind: w.createdAt.storedSeconds), \(bind: w.expiresAt.storedSeconds), \(bind: status.rawValue),
-                    NULL, NULL, NULL)
+                    NULL, NULL, NULL, \(bind: w.signInRequestId), \(bind: w.authorizationDetails), \(bind: w.txn))
                 """
             ).run()
             if let userId = w.userId, status == .pending {
@@ -81,7 +81,7 @@ extension SQLStore {
                 session, refreshTokenHash: refreshTokenHash,
                 taking: { approver in
                     """
-                    UPDATE web_logins SET delivered = 1
+                    UPDATE web_logins SET delivered = 1, session_id = \(bind: session.id)
                     WHERE id = \(bind: id) AND status = 'approved' AND delivered = 0 AND device_id = \(bind: approver)
                     RETURNING id
                     """
@@ -94,6 +94,18 @@ extension SQLStore {
         }
     }
 
+    package func webLoginApproval(signInRequestId: String, sessionId: String) async throws -> WebLoginRecord? {
+        try await provider.read { database in
+            try await database.raw(
+                """
+                SELECT \(unsafeRaw: Self.webLoginColumns) FROM web_logins
+                WHERE sign_in_request_id = \(bind: signInRequestId) AND session_id = \(bind: sessionId)
+                    AND status = 'approved'
+                """
+            ).first().map(Self.webLoginRecord)
+        }
+    }
+
     private static func webLoginRecord(_ row: any SQLRow) throws -> WebLoginRecord {
         WebLoginRecord(
             id: try row.string("id"), userId: try row.optionalString("user_id"), clientId: try row.string("client_id"),
@@ -103,6 +115,8 @@ extension SQLStore {
             browser: try row.string("browser"), ip: try row.string("ip"), createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"), status: ItemStatus(rawValue: try row.string("status")) ?? .denied,
             decidedAt: try row.optionalDate("decided_at"), deviceId: try row.optionalString("device_id"),
-            amr: try row.optionalString("amr").map { try fromJSON($0, as: [AuthenticationMethod].self) })
+            amr: try row.optionalString("amr").map { try fromJSON($0, as: [AuthenticationMethod].self) },
+            signInRequestId: try row.optionalString("sign_in_request_id"),
+            authorizationDetails: try row.optionalString("authorization_details"), txn: try row.optionalString("txn"))
     }
 }

@@ -18,11 +18,14 @@ package struct AuthorizationCodeRecord: Sendable, Equatable {
     package var sessionId: String?
     /// The DPoP key (RFC 7638 thumbprint) the code may be exchanged with only.
     package var dpopJKT: String?
+    /// The `authorization_details` a device approved at sign-in (as the client sent them), and their `txn`.
+    package var authorizationDetails: String?
+    package var txn: String?
 
     package init(
         hash: String, clientId: String, redirectURI: String, codeChallenge: String, nonce: String?, scope: String,
         userId: String, providerSessionId: String, createdAt: Date, expiresAt: Date, usedAt: Date? = nil,
-        sessionId: String? = nil, dpopJKT: String? = nil
+        sessionId: String? = nil, dpopJKT: String? = nil, authorizationDetails: String? = nil, txn: String? = nil
     ) {
         self.hash = hash
         self.clientId = clientId
@@ -37,5 +40,7 @@ package struct AuthorizationCodeRecord: Sendable, Equatable {
         self.usedAt = usedAt
         self.sessionId = sessionId
         self.dpopJKT = dpopJKT
+        self.authorizationDetails = authorizationDetails
+        self.txn = txn
     }
 }

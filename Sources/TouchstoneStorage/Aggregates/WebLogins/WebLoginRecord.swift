@@ -19,6 +19,12 @@ package struct WebLoginRecord: Sendable, Equatable {
     package var decidedAt: Date?
     package var deviceId: String?
     package var amr: [AuthenticationMethod]?
+    /// The sign-in request (`GET /oauth2/sign-in/{id}`) that carries payment details, when started for one.
+    package var signInRequestId: String?
+    /// That request's `authorization_details` as the client sent them: what the device shows.
+    package var authorizationDetails: String?
+    /// The transaction hash a decision must carry, with payment details.
+    package var txn: String?
 
     package init(
         id: String,
@@ -36,7 +42,10 @@ package struct WebLoginRecord: Sendable, Equatable {
         status: ItemStatus,
         decidedAt: Date? = nil,
         deviceId: String? = nil,
-        amr: [AuthenticationMethod]? = nil
+        amr: [AuthenticationMethod]? = nil,
+        signInRequestId: String? = nil,
+        authorizationDetails: String? = nil,
+        txn: String? = nil
     ) {
         self.id = id
         self.userId = userId
@@ -54,5 +63,8 @@ package struct WebLoginRecord: Sendable, Equatable {
         self.decidedAt = decidedAt
         self.deviceId = deviceId
         self.amr = amr
+        self.signInRequestId = signInRequestId
+        self.authorizationDetails = authorizationDetails
+        self.txn = txn
     }
 }

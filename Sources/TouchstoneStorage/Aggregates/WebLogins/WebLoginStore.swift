@@ -15,4 +15,7 @@ package protocol WebLoginStore: Sendable {
     /// In one transaction: stores an approved web login's session (`approvedBy` its approving device), for the first
     /// caller only and only while that device is active.
     func deliverWebLogin(id: String, session: SessionRecord, refreshTokenHash: String) async throws -> WebLoginDelivery
+    /// The approved web login, started for the sign-in request `signInRequestId`, whose delivered session is
+    /// `sessionId`: what a device approved for that request's payment details.
+    func webLoginApproval(signInRequestId: String, sessionId: String) async throws -> WebLoginRecord?
 }
