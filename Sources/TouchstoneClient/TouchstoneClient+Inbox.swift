@@ -105,6 +105,10 @@ extension TouchstoneClient {
             }
             txn = TransactionHash.ofBackchannel(
                 clientId: item.clientId, bindingMessage: item.bindingMessage, canonicalDetails: details)
+        } else if item.kind == .webLogin, item.authorizationDetails != nil {
+            // A sign-in with a payment: the item names the sign-in page's app, not the site whose id the txn hashes,
+            // so the device signs the item's txn beside the payment it shows.
+            txn = item.txn
         }
         let (key, pin) = try await verify(verification, registration: registration)
         let times = tokenTimes()

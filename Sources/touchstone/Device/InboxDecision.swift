@@ -31,7 +31,9 @@ struct InboxDecision {
             case .ciba:
                 item.payment.map { "Pay \($0.amount) \($0.currency) to \($0.creditorName)" }
                     ?? "Approve \(item.clientName ?? item.clientId)'s request"
-            case .webLogin: "Approve the web login"
+            case .webLogin:
+                item.payment.map { "Sign in and pay \($0.amount) \($0.currency) to \($0.creditorName)" }
+                    ?? "Approve the web login"
             default: "Approve the new device \(item.name ?? "")"
             }
         let status: DecisionStatus
