@@ -17,6 +17,8 @@ package struct OIDCClientRegistration: Sendable {
     /// Its OpenID CIBA mode, when it may ask through `/oauth2/bc-authorize` (it then needs no redirect URI); set after
     /// `init`.
     package var ciba: CIBAClientRegistration?
+    /// Whether the FAPI 2.0 Security Profile applies (`--fapi`): it needs keys and ES256 ID tokens; set after `init`.
+    package var fapi = false
 
     package init(
         clientId: String, name: String?, redirectURIs: [String], postLogoutRedirectURIs: [String], confidential: Bool,
@@ -34,8 +36,8 @@ package struct OIDCClientRegistration: Sendable {
     /// The record to store, and the new secret (shown once) of a confidential client, drawn from `random`.
     /// - Throws: ``ConfigurationError`` for a client id that is not made of unreserved characters, a redirect URI that
     ///   is neither `https` nor `http` on localhost or 127.0.0.1, has a fragment or userinfo, is not absolute or holds
-    ///   a character RFC 3986 does not allow in a URI, an empty name, or an ID token algorithm other than RS256 and
-    ///   ES256.
+    ///   a character RFC 3986 does not allow in a URI, an empty name, an ID token algorithm other than RS256 and
+    ///   ES256, or a FAPI client without keys or with RS256 ID tokens.
     package func record(random: any RandomSource) throws -> (OIDCClientRecord, secret: String?) {
         guard !clientId.isEmpty, clientId.utf8.allSatisfy(PercentEncoding.isUnreserved) else {
             throw ConfigurationError("an OIDC client id may hold only letters, digits and - . _ ~")
@@ -52,11 +54,18 @@ package struct OIDCClientRegistration: Sendable {
         guard ServerKeyAlgorithm(rawValue: idTokenAlgorithm) != nil else {
             throw ConfigurationError("--id-token-alg takes RS256 or ES256")
         }
+        if fapi {
+            guard keys != nil else { throw ConfigurationError("--fapi needs --jwks (private_key_jwt)") }
+            guard idTokenAlgorithm == ServerKeyAlgorithm.es256.rawValue else {
+                throw ConfigurationError("--fapi clients' ID tokens are ES256 (FAPI 2.0 does not allow RS256)")
+            }
+        }
         let secret = confidential ? random.token() : nil
         return (
             OIDCClientRecord(
                 clientId: clientId, name: name, redirectURIs: redirectURIs, postLogoutRedirectURIs: postLogoutRedirectURIs,
-                secretHash: secret.map(SecretDigest.sha256), idTokenAlgorithm: idTokenAlgorithm, jwks: try keys?.stored),
+                secretHash: secret.map(SecretDigest.sha256), idTokenAlgorithm: idTokenAlgorithm, jwks: try keys?.stored,
+                fapi: fapi),
             secret
         )
     }

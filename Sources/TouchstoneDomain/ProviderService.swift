@@ -99,6 +99,10 @@ package struct ProviderService: Sendable {
         guard client.redirectURIs.contains(redirectURI) else {
             return .refused("This redirect_uri is not registered for the client.")
         }
+        if client.fapi {
+            let error = OAuthError.invalidRequest("this client's authorization requests must be pushed (PAR)")
+            return .failed(error, redirectURI: redirectURI, state: try? parameters.single("state"))
+        }
         do {
             return .resolved(try AuthorizationParameters(parameters, clientId: clientId, redirectURI: redirectURI), client)
         } catch {

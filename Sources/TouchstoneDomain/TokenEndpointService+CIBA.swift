@@ -48,7 +48,7 @@ extension TokenEndpointService {
         var session = SessionRecord(
             id: random.timeOrderedID(at: now), userId: userId, clientId: client.clientId, amr: request.amr ?? [],
             acr: .aal2, authTime: decidedAt, lastActivityAt: now, createdAt: now, approvedBy: approver,
-            scope: request.scope, ip: ip)
+            scope: request.scope, ip: ip, dpopJKT: client.bindsRefreshTokens ? jkt : nil)
         session.amr = ProviderService.providerAMR(of: session)
         let refreshToken = random.token()
         switch try await store.exchangeCIBARequest(

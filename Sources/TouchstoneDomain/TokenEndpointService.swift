@@ -53,17 +53,21 @@ package struct TokenEndpointService: Sendable {
     }
 
     /// `POST /oauth2/token`: the authorization code and refresh token grants. With a DPoP proof the access token is
-    /// bound to its key (`cnf.jkt`, `token_type` DPoP), and so are a public client's refresh tokens.
+    /// bound to its key (`cnf.jkt`, `token_type` DPoP), and so are a public or FAPI client's refresh tokens; a FAPI
+    /// client must send a proof.
     /// - Parameters:
     ///   - dpop: the request's DPoP proof and what it must name.
     ///   - ip: the address of the request, kept with a session the code creates.
-    /// - Throws: `invalid_dpop_proof` (before any grant is looked at, so a refused proof spends no code), then the
-    ///   grant's refusals.
+    /// - Throws: `invalid_dpop_proof` for a proof that fails or a FAPI client's missing one (before any grant is
+    ///   looked at, so a refused proof spends no code), then the grant's refusals.
     package func token(
         _ parameters: OAuthParameters, credentials: ClientCredentials, dpop: DPoPRequest? = nil, ip: String? = nil
     ) async throws -> OAuthTokenResponse {
         let client = try await clients.authenticate(credentials)
         let jkt = try await proofKey(dpop)
+        if client.fapi, jkt == nil {
+            throw OAuthError(.invalidDPoPProof, "this client's tokens are DPoP-bound: send a DPoP proof")
+        }
         switch try parameters.required("grant_type") {
         case "authorization_code":
             return try await metrics.countingLogin(.oidc) { try await redeem(parameters, client: client, jkt: jkt, ip: ip) }
@@ -115,7 +119,7 @@ package struct TokenEndpointService: Sendable {
             id: random.timeOrderedID(at: now), userId: record.userId, clientId: client.clientId, amr: providerSession.amr,
             acr: providerSession.acr, authTime: providerSession.authTime, lastActivityAt: now, createdAt: now,
             approvedBy: providerSession.approvedBy, scope: record.scope, providerSessionId: providerSession.id, ip: ip,
-            dpopJKT: client.isPublic ? jkt : nil)
+            dpopJKT: client.bindsRefreshTokens ? jkt : nil)
         let refreshToken = random.token()
         switch try await store.redeemAuthorizationCode(
             hash: hash, session: session, refreshTokenHash: SecretDigest.sha256(refreshToken), at: now)
@@ -155,6 +159,13 @@ package struct TokenEndpointService: Sendable {
         guard now.timeIntervalSince(session.lastActivityAt) <= TimeInterval(policy.inactivityTimeoutSeconds),
             now.timeIntervalSince(session.authTime) <= TimeInterval(policy.sessionMaxLifetimeSeconds)
         else { throw OAuthError.invalidGrant("the session has expired; sign in again") }
+        if client.fapi {
+            // FAPI 2.0 SP §5.3.2.1: no rotation; the token stays valid, bound to its DPoP key, until the session ends.
+            guard try await store.recordRefresh(sessionId: session.id, at: now) else {
+                throw OAuthError.invalidGrant("the session has ended")
+            }
+            return try await tokens(for: session, client: client, nonce: nil, refreshToken: refreshToken, jkt: jkt)
+        }
         let newToken = random.token()
         guard
             try await store.rotateRefreshToken(

@@ -54,9 +54,12 @@ struct AppCommand: AsyncParsableCommand {
         @Option(help: "The name the sign-in page shows (default: the client id).") var name: String?
         @Flag(help: "A confidential client: prints a new client secret, once, on the last line.")
         var clientSecret = false
-        @Option(help: "How its ID tokens are signed: RS256 or ES256.") var idTokenAlg = "RS256"
+        @Option(help: "How its ID tokens are signed: RS256 or ES256 (default RS256; ES256 with --fapi).")
+        var idTokenAlg: String?
         @Option(help: "A JWK Set file of the client's public keys: it then authenticates with private_key_jwt.")
         var jwks: String?
+        @Flag(help: "Applies the FAPI 2.0 Security Profile: PAR only, DPoP-bound tokens, no RS256 (needs --jwks).")
+        var fapi = false
         @Option(help: "Lets the client ask for approvals through OpenID CIBA: poll or ping (confidential clients only).")
         var cibaMode: String?
         @Option(help: "Where a ping client is told of a decision (https, or http on localhost).")
@@ -76,9 +79,10 @@ struct AppCommand: AsyncParsableCommand {
                 throw ValidationError("--ciba-notification-endpoint needs --ciba-mode ping")
             }
             if redirectUri.isEmpty, cibaMode == nil,
-                !postLogoutRedirectUri.isEmpty || name != nil || clientSecret || jwks != nil
+                !postLogoutRedirectUri.isEmpty || name != nil || clientSecret || jwks != nil || fapi
             {
-                throw ValidationError("--post-logout-redirect-uri, --name, --client-secret and --jwks need --redirect-uri")
+                throw ValidationError(
+                    "--post-logout-redirect-uri, --name, --client-secret, --jwks and --fapi need --redirect-uri")
             }
         }
 
@@ -96,7 +100,8 @@ struct AppCommand: AsyncParsableCommand {
                 ? nil
                 : OIDCClientRegistration(
                     clientId: clientId, name: name, redirectURIs: redirectUri, postLogoutRedirectURIs: postLogoutRedirectUri,
-                    confidential: clientSecret, idTokenAlgorithm: idTokenAlg, keys: keys)
+                    confidential: clientSecret, idTokenAlgorithm: idTokenAlg ?? (fapi ? "ES256" : "RS256"), keys: keys)
+            client?.fapi = fapi
             client?.ciba = cibaMode.map {
                 CIBAClientRegistration(mode: $0, notificationEndpoint: cibaNotificationEndpoint)
             }

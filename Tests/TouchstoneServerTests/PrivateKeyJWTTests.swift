@@ -14,17 +14,16 @@ import TouchstoneProtocol
 @Suite struct PrivateKeyJWTTests {
     static let assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 
-    /// The shop registered with `key`'s public half as its JWK Set (and `fapi` when asked), Ana signed in for it.
-    func signedInKeyClient(_ h: Harness, key: TestJOSEKey, fapi: Bool = false) async throws -> (RelyingSite, String) {
+    /// The shop registered with `key`'s public half as its JWK Set, Ana signed in for it.
+    func signedInKeyClient(_ h: Harness, key: TestJOSEKey) async throws -> (RelyingSite, String) {
         try await h.createAccount()
         var site = RelyingSite()
         try await h.saveApp(AppPolicy(clientId: site.clientId, publisher: "shops"))
-        var (record, _) = try OIDCClientRegistration(
+        let (record, _) = try OIDCClientRegistration(
             clientId: site.clientId, name: "The Shop", redirectURIs: [site.redirectURI],
             postLogoutRedirectURIs: [site.postLogoutURI], confidential: false, idTokenAlgorithm: "ES256",
             keys: try ClientKeySet(file: try key.jwksFile())
         ).record(random: SystemRandom())
-        record.fapi = fapi
         try await h.store.saveOIDCClient(record)
         site.secret = nil
         let (redirect, _) = try await h.signIn(site.query())
@@ -134,7 +133,9 @@ import TouchstoneProtocol
     @Test func aFAPIClientsAssertionMustNameExactlyTheIssuerWithoutRS256() async throws {
         try await Harness.run { h in
             let key = try TestJOSEKey.rsa()
-            let (site, code) = try await signedInKeyClient(h, key: key, fapi: true)
+            let profile = FAPIProfileTests()
+            let site = try await profile.registeredFAPIClient(h, key: key)
+            let code = try #require(try await profile.signedInThroughPAR(h, key, site).parameters["code"])
             for (name, assertion) in [
                 ("RS256", try key.clientAssertion(site.clientId, now: h.now, changes: ["aud": Harness.issuer], alg: "RS256")),
                 ("the token endpoint", try key.clientAssertion(site.clientId, now: h.now)),
@@ -144,8 +145,8 @@ import TouchstoneProtocol
                 #expect(response.status == .unauthorized, "\(name)")
                 #expect(try h.oauthError(response) == "invalid_client", "\(name)")
             }
-            let good = try await redeem(
-                h, code, site, assertion: try key.clientAssertion(site.clientId, now: h.now, changes: ["aud": Harness.issuer]))
+            let good = try await profile.token(
+                h, key, site, profile.codeForm(code, site), proof: try key.dpopProof("POST", "/oauth2/token", now: h.now))
             #expect(good.status == .ok, "\(String(buffer: good.body))")
         }
     }

@@ -105,6 +105,18 @@ extension SQLStore {
         }
     }
 
+    package func recordRefresh(sessionId: String, at: Date) async throws -> Bool {
+        try await provider.write { database in
+            try await database.raw(
+                """
+                UPDATE sessions SET last_activity_at = \(bind: at.storedSeconds)
+                WHERE id = \(bind: sessionId) AND revoked_at IS NULL
+                RETURNING id
+                """
+            ).first() != nil
+        }
+    }
+
     package func revokeSession(id: String, reason: String, at: Date) async throws {
         try await provider.write { database in
             try await Self.revokeSession(id: id, reason: reason, at: at, in: database)

@@ -31,4 +31,8 @@ package struct OIDCClientRecord: Sendable, Equatable {
 
     /// A client that proves nothing but its id (PKCE only): neither a secret nor keys.
     package var isPublic: Bool { secretHash == nil && jwks == nil }
+
+    /// Whether its refresh tokens are bound to the DPoP key they were issued under: a public client's (RFC 9449 §5)
+    /// and a FAPI client's, whose refresh tokens are not rotated.
+    package var bindsRefreshTokens: Bool { isPublic || fapi }
 }

@@ -14,6 +14,9 @@ package protocol SessionStore: Sendable {
     /// activity. When `hash` was already rotated (a reuse, even a concurrent one), revokes the session instead.
     /// - Returns: `false` when the token was not rotated by this call.
     func rotateRefreshToken(hash: String, newHash: String, sessionId: String, at: Date) async throws -> Bool
+    /// Records the activity of a live session whose refresh token is used without rotation (a FAPI 2.0 client's).
+    /// - Returns: `false` when the session has been revoked.
+    func recordRefresh(sessionId: String, at: Date) async throws -> Bool
     func revokeSession(id: String, reason: String, at: Date) async throws
     /// The user's sessions that are not ended and were active at or after `activeSince`, oldest first.
     func unendedSessions(userId: String, activeSince: Date) async throws -> [SessionRecord]
