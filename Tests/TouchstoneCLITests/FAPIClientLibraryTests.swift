@@ -2,11 +2,11 @@ import Foundation
 import Testing
 import TouchstoneTestSupport
 
-/// A client of private_key_jwt and DPoP written with a library nobody here wrote: Python's requests-oauth2client from
-/// PyPI (installed by `scripts/test`), against `touchstone serve`, with a client registered by `admin app create
-/// --jwks`.
+/// A FAPI 2.0 client (PAR, private_key_jwt and DPoP) written with a library nobody here wrote: Python's
+/// requests-oauth2client from PyPI (installed by `scripts/test`), against `touchstone serve`, with a client registered
+/// by `admin app create --jwks … --fapi`.
 @Suite struct FAPIClientLibraryTests {
-    @Test func requestsOAuth2ClientAuthenticatesWithItsKeyAndUsesDPoPAtTheTokenEndpointAndUserinfo() async throws {
+    @Test func requestsOAuth2ClientSignsInAsAFAPIClientThroughPARWithItsKeyAndDPoP() async throws {
         try await DeviceCLI.withServer { server, client in
             let scratch = try ScratchDirectory()
             let keys = try await Self.python(["keys", scratch.path("private.jwk"), scratch.path("jwks.json")])
@@ -25,9 +25,20 @@ import TouchstoneTestSupport
             #expect(leaked.stderr.contains("private member"), "\(leaked)")
             #expect(try await client.get("/v1/apps/bank/policy").status == 404, "nothing was stored")
 
+            // --fapi without keys, or with RS256 ID tokens: one line, and nothing is stored.
+            for (name, options) in [
+                ("no --jwks", ["--fapi"]), ("RS256", ["--fapi", "--jwks", scratch.path("jwks.json"), "--id-token-alg", "RS256"]),
+            ] {
+                let refused = try await server.admin(
+                    ["app", "create", "bank", "--publisher", "banks", "--redirect-uri", "http://127.0.0.1:9/callback"]
+                        + options)
+                #expect(refused.status != 0 && refused.stderrLines.count == 1, "\(name): \(refused)")
+                #expect(try await client.get("/v1/apps/bank/policy").status == 404, "\(name): nothing was stored")
+            }
+
             let created = try await server.admin([
                 "app", "create", "bank", "--publisher", "banks", "--redirect-uri", "http://127.0.0.1:9/callback",
-                "--id-token-alg", "ES256", "--jwks", scratch.path("jwks.json"),
+                "--jwks", scratch.path("jwks.json"), "--fapi",
             ])
             try #require(created.status == 0, "\(created)")
             let account = try await client.post("/v1/accounts", ["username": "ana", "password": "correct horse"])
@@ -39,8 +50,9 @@ import TouchstoneTestSupport
             ])
             #expect(result.status == 0, "\(result)")
             for step in [
-                "discovery names private_key_jwt", "state and iss validated", "DPoP-bound token, ID token validated",
-                "userinfo with Authorization: DPoP", "refused with a DPoP challenge", "refresh",
+                "discovery names private_key_jwt", "without PAR is refused", "PAR with private_key_jwt",
+                "state and iss validated", "DPoP-bound token, ID token validated", "userinfo with Authorization: DPoP",
+                "refused with a DPoP challenge", "the refresh token is not rotated",
             ] {
                 #expect(result.stdout.contains(step), "\(step): \(result)")
             }

@@ -1,4 +1,5 @@
-"""A FAPI-style client of Touchstone written with requests-oauth2client (from PyPI), not by us: private_key_jwt and DPoP.
+"""A FAPI 2.0 client of Touchstone written with requests-oauth2client (from PyPI), not by us: PAR, private_key_jwt and
+DPoP, for a client registered with `touchstone admin app create --fapi`.
 
 Usage:
   fapi_client.py keys PRIVATE_JWK_FILE JWKS_FILE
@@ -7,9 +8,10 @@ Usage:
   fapi_client.py run ISSUER CLIENT_ID PRIVATE_JWK_FILE REDIRECT_URI USERNAME PASSWORD
 
 The browser's part (the sign-in page) is played with `requests`, as the web page does it. Everything a client does is
-the library's: discovery, the authorization request with PKCE, the callback's `state` and `iss`, the token request
-authenticated with a client assertion and carrying a DPoP proof, the ID token's validation against the JWKS, userinfo
-with `Authorization: DPoP` and `ath`, and a refresh. Prints one line per step and exits non-zero on the first failure.
+the library's: discovery, the authorization request with PKCE and `dpop_jkt` pushed to the PAR endpoint (the same
+request sent straight to the authorization endpoint is refused), the callback's `state` and `iss`, the token request
+authenticated with a client assertion whose `aud` is the issuer and carrying a DPoP proof, the ID token's validation
+against the JWKS, userinfo with `Authorization: DPoP` and `ath`, and refreshes that hand back the same refresh token. Prints one line per step and exits non-zero on the first failure.
 """
 import json
 import sys
@@ -43,8 +45,9 @@ step("discovery names private_key_jwt and DPoP")
 jwks = requests.get(configuration["jwks_uri"], timeout=30).json()
 client = OAuth2Client(
     token_endpoint=configuration["token_endpoint"],
-    auth=PrivateKeyJwt(client_id, private_jwk, alg="ES256"),
+    auth=PrivateKeyJwt(client_id, private_jwk, alg="ES256", aud=issuer),  # FAPI 2.0: aud is the issuer
     authorization_endpoint=configuration["authorization_endpoint"],
+    pushed_authorization_request_endpoint=configuration["pushed_authorization_request_endpoint"],
     userinfo_endpoint=configuration["userinfo_endpoint"],
     redirect_uri=redirect_uri,
     issuer=issuer,
@@ -55,10 +58,19 @@ client = OAuth2Client(
     testing=True,  # the test server is http://127.0.0.1
 )
 
-# The browser: follow the authorization request to the sign-in page and sign in there with the password.
+# A FAPI client's request sent straight to the authorization endpoint: invalid_request at the redirect URI, with iss.
 request = client.authorization_request(scope="openid profile offline_access")
 browser = requests.Session()
-answer = browser.get(str(request), allow_redirects=False, timeout=30)
+direct = browser.get(str(request), allow_redirects=False, timeout=30)
+refused = parse_qs(urlparse(direct.headers["Location"]).query)
+assert direct.status_code == 303 and refused["error"] == ["invalid_request"], (direct.status_code, direct.headers)
+assert refused["iss"] == [issuer] and refused["state"] == [request.state], refused
+step("the request without PAR is refused at the redirect URI")
+
+# The browser: follow the pushed request to the sign-in page and sign in there with the password.
+pushed = client.pushed_authorization_request(request)
+step("PAR with private_key_jwt")
+answer = browser.get(str(pushed), allow_redirects=False, timeout=30)
 assert answer.status_code == 303, (answer.status_code, answer.text)
 request_id = parse_qs(urlparse(answer.headers["Location"]).query)["sign-in"][0]
 page = requests.post(
@@ -93,5 +105,8 @@ step("the bound token as Bearer is refused with a DPoP challenge")
 
 refreshed = client.refresh_token(token)
 assert isinstance(refreshed, DPoPToken) and refreshed.access_token != token.access_token, refreshed
+assert refreshed.refresh_token == token.refresh_token, (refreshed.refresh_token, token.refresh_token)
 assert client.userinfo(refreshed)["sub"] == claims["sub"]
-step("refresh with a new assertion and proof")
+again = client.refresh_token(token)
+assert isinstance(again, DPoPToken) and again.refresh_token == token.refresh_token, again
+step("refresh with a new assertion and proof, twice: the refresh token is not rotated")
