@@ -14,36 +14,14 @@ extension WebPageTests {
         try await BrowserHarness.run { harness in
             let page = harness.page
             let issuer = harness.server.issuer
-            // The site's redirect URI: any registered URL works; this one answers, so the browser lands there.
-            let callback = issuer + "/healthz"
-            let created = try await harness.server.admin([
-                "app", "create", "shop", "--publisher", "shops", "--name", "The Shop", "--redirect-uri", callback,
-            ])
-            try #require(created.status == 0, "\(created)")
+            let site = try await ShopSite.register(harness)
             try await page.signUp("ana", password: BrowserHarness.password)
             try await page.waitForAccountLists()
             try await page.addPasskey(named: "Laptop")
             try await page.signOut()
 
-            let verifier = Base64URL.encode((0..<48).map { _ in UInt8.random(in: 0...255) })
-            let challenge = Base64URL.encode(SHA256.hash(data: Array(verifier.utf8)))
-            func authorize(_ extra: [String: String] = [:]) throws -> URL {
-                var parameters = [
-                    "response_type": "code", "client_id": "shop", "redirect_uri": callback, "scope": "openid profile",
-                    "state": "st-1", "nonce": "n-1", "code_challenge": challenge, "code_challenge_method": "S256",
-                ]
-                parameters.merge(extra) { $1 }
-                let query = parameters.map { "\($0.key)=\(PercentEncoding.unreserved($0.value))" }.sorted()
-                    .joined(separator: "&")
-                return try #require(URL(string: issuer + "/oauth2/authorize?" + query))
-            }
-            func landedParameters() async throws -> [String: String] {
-                try await page.waitUntil(
-                    "location.href.startsWith(\(BrowserPage.quoted(callback + "?")))", "the browser back at the site")
-                let href = try #require(try await page.evaluate("location.href").string)
-                let items = URLComponents(string: href)?.queryItems ?? []
-                return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
-            }
+            func authorize(_ extra: [String: String] = [:]) throws -> URL { try site.authorize(extra) }
+            func landedParameters() async throws -> [String: String] { try await site.landedParameters(page) }
 
             // The page names the site that asks.
             try await page.navigate(try authorize())
@@ -69,13 +47,7 @@ extension WebPageTests {
             let landed = try await landedParameters()
             #expect(landed["state"] == "st-1" && landed["iss"] == issuer, "\(landed)")
             let code = try #require(landed["code"])
-            let form = [
-                "grant_type": "authorization_code", "code": code, "redirect_uri": callback, "code_verifier": verifier,
-                "client_id": "shop",
-            ].map { "\($0.key)=\(PercentEncoding.unreserved($0.value))" }.joined(separator: "&")
-            let tokens = try await harness.client.send(
-                "POST", "/oauth2/token", body: Data(form.utf8),
-                headers: ["Content-Type": "application/x-www-form-urlencoded"])
+            let tokens = try await site.redeem(code, harness)
             #expect(tokens.status == 200, "\(tokens)")
             let idToken = try #require(try tokens.object()["id_token"] as? String)
             let payload = try #require(Base64URL.decode(String(idToken.split(separator: ".")[1])))

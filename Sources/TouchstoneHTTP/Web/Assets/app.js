@@ -10,7 +10,7 @@ import { call } from "./api.js";
 import { wireApproval } from "./approval.js";
 import * as endpoints from "./endpoints.js";
 import { messageFor } from "./messages.js";
-import { continueToSite, loadSignInRequest, signingInForSite, wireProvider } from "./provider.js";
+import { continueToSite, loadSignInRequest, paymentSignInRequest, signingInForSite, wireProvider } from "./provider.js";
 import { hideRecoveryCodes, wireRecovery } from "./recovery.js";
 import { closeRemoval, wireRemoval } from "./removal.js";
 import { beginSession, forgetSession, onSessionChange } from "./session.js";
@@ -84,7 +84,10 @@ async function boot() {
   const requestId = new URLSearchParams(window.location.search).get("sign-in");
   if (requestId) await loadSignInRequest(requestId);
   $("boot-note").hidden = true;
-  if (!webAuthnAvailable()) {
+  if (paymentSignInRequest()) {
+    // A payment at sign-in: only the phone grants it.
+    showSignIn("device");
+  } else if (!webAuthnAvailable()) {
     for (const id of ["passkey-any", "passkey-named", "add-passkey"]) $(id).disabled = true;
     showSignIn("password");
     showError($("passkey-username-error"), "This browser does not support passkeys. Use your password or your phone.");

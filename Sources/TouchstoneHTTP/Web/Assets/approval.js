@@ -5,6 +5,7 @@ import { call } from "./api.js";
 import { CLIENT_ID } from "./config.js";
 import * as endpoints from "./endpoints.js";
 import { messageFor } from "./messages.js";
+import { paymentSignInRequest } from "./provider.js";
 import { $, clock, hideBanner, markInvalid, setBusy, show, showError } from "./ui.js";
 
 const POLL_INTERVAL_MS = 2000;
@@ -19,7 +20,9 @@ async function startApproval(username, signedIn) {
   const button = $("device-submit");
   setBusy(button, true);
   try {
-    const started = await call(endpoints.startWebLogin, { body: { username, clientId: CLIENT_ID } });
+    const signInRequestId = paymentSignInRequest();
+    const body = signInRequestId ? { username, clientId: CLIENT_ID, signInRequestId } : { username, clientId: CLIENT_ID };
+    const started = await call(endpoints.startWebLogin, { body });
     stopApproval();
     const remaining = Date.parse(started.expiresAt) - Date.now();
     approval = {

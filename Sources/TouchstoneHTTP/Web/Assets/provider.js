@@ -3,10 +3,10 @@
 import { call } from "./api.js";
 import * as endpoints from "./endpoints.js";
 import { messageFor } from "./messages.js";
-import { hidePasswordTab, showSignIn } from "./signin.js";
+import { hidePasswordTab, showSignIn, showPhoneOnly } from "./signin.js";
 import { $, setBusy, showBanner, toast } from "./ui.js";
 
-// { requestId, clientName, requiredAcr } while a site waits for this sign-in.
+// { requestId, clientName, requiredAcr, payment } while a site waits for this sign-in.
 let signIn = null;
 
 function requestMessage(error) {
@@ -20,11 +20,31 @@ export function signingInForSite() {
   return signIn !== null;
 }
 
+/**
+ * The sign-in request a phone approval is for when the site asks for a payment (the phone shows it and signs its
+ * txn); `null` otherwise.
+ */
+export function paymentSignInRequest() {
+  return signIn?.payment ? signIn.requestId : null;
+}
+
+/** `123.50 EUR to Merchant A` for the one payment_initiation object of `authorization_details`. */
+function describePayment(details) {
+  const payment = Array.isArray(details) ? details[0] : null;
+  if (!payment?.instructedAmount) return "a payment";
+  return `${payment.instructedAmount.amount} ${payment.instructedAmount.currency} to ${payment.creditorName}`;
+}
+
 /** Loads what the site asks (`requestId`) and says it on the sign-in view. */
 export async function loadSignInRequest(requestId) {
   try {
     const request = await call(endpoints.oauthSignInRequest, { params: [requestId] });
-    signIn = { requestId, clientName: request.clientName, requiredAcr: request.requiredAcr };
+    signIn = {
+      requestId,
+      clientName: request.clientName,
+      requiredAcr: request.requiredAcr,
+      payment: request.authorizationDetails ?? null,
+    };
     $("sign-in-title").textContent = `Sign in to ${request.clientName}`;
     document.title = `Sign in to ${request.clientName} — Touchstone`;
     $("provider-context").hidden = false;
@@ -35,7 +55,12 @@ export async function loadSignInRequest(requestId) {
     $("storage-note").textContent =
       "Signing in here keeps this browser signed in to Touchstone (one cookie, for 12 hours at most), so that " +
       "sites that use Touchstone can sign you in again without asking.";
-    if (request.requiredAcr === "aal2") {
+    if (signIn.payment) {
+      showPhoneOnly();
+      $("provider-context-text").textContent =
+        `${request.clientName} asks you to approve a payment of ${describePayment(signIn.payment)}. ` +
+        "Approve it on your phone: it shows the payment before you sign.";
+    } else if (request.requiredAcr === "aal2") {
       hidePasswordTab();
       $("provider-context-text").textContent =
         `${request.clientName} asks for a passkey or an approval on your phone; a password is not enough.`;

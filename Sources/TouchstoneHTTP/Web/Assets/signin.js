@@ -35,6 +35,14 @@ export function hidePasswordTab() {
   $("sign-in-lead").textContent = "Use a passkey, or approve from a phone you have registered.";
 }
 
+/** Only the phone: a site asks for a payment, which only a phone approval grants. */
+export function showPhoneOnly() {
+  $("tab-password").hidden = true;
+  $("tab-passkey").hidden = true;
+  selectTab("device");
+  $("sign-in-lead").textContent = "Approve from a phone you have registered: it shows what you approve.";
+}
+
 function setupTabs() {
   for (const name of TABS) {
     $(`tab-${name}`).addEventListener("click", () => selectTab(name));
