@@ -5,6 +5,7 @@ import NIOCore
 import Testing
 import TouchstoneCrypto
 import TouchstoneProtocol
+import TouchstoneTestSupport
 
 @testable import TouchstoneDomain
 @testable import TouchstoneStorage
@@ -175,6 +176,54 @@ import TouchstoneProtocol
             let afterRevocation = try await token(
                 h, key, site, form, proof: try proofKey.dpopProof("POST", "/oauth2/token", now: h.now))
             #expect(try h.oauthError(afterRevocation) == "invalid_grant")
+        }
+    }
+
+    @Test func aCIBAGrantNeedsAProofAndItsRefreshTokenIsBoundAndNotRotated() async throws {
+        try await Harness.run { h in
+            let key = TestJOSEKey.p256()
+            let proofKey = TestJOSEKey.p256()
+            try await h.saveApp(AppPolicy(clientId: "bank", publisher: "demo"))
+            var registration = OIDCClientRegistration(
+                clientId: "bank", name: "Example Bank", redirectURIs: [], postLogoutRedirectURIs: [], confidential: false,
+                idTokenAlgorithm: "ES256", keys: try ClientKeySet(file: try key.jwksFile()))
+            registration.ciba = CIBAClientRegistration(mode: "poll", notificationEndpoint: nil)
+            registration.fapi = true
+            let (record, _) = try registration.record(random: SystemRandom())
+            try await h.store.saveOIDCClient(record)
+            try await h.store.saveCIBAClient(try #require(registration.ciba).record(clientId: "bank", confidential: true))
+            let device = try await TestDevice()
+            let enrolled = try await h.enroll(device)
+            var site = RelyingSite()
+            site.clientId = "bank"
+
+            let asked = try await h.postForm(
+                "/oauth2/bc-authorize",
+                CIBATests.request.merging([
+                    "client_assertion_type": PrivateKeyJWTTests.assertionType,
+                    "client_assertion": try assertion(h, key, site),
+                ]) { $1 })
+            #expect(asked.status == .ok, "\(String(buffer: asked.body))")
+            let id = try h.decode(BackchannelAuthentication.self, asked).authRequestId
+            let item = try #require(try await h.inboxItems(device, deviceId: enrolled.deviceId).first { $0.kind == .ciba })
+            let decision = try await device.decision(
+                deviceId: enrolled.deviceId, challenge: item.challenge, approve: true, txn: item.txn, now: h.now)
+            #expect(try await h.decide("ciba", item.id, decision).status == .ok)
+            h.clock.advance(by: 5)
+            let poll = ["grant_type": CIBATests.grantType, "auth_req_id": id]
+            let unproven = try await token(h, key, site, poll, proof: nil)
+            #expect(try h.oauthError(unproven) == "invalid_dpop_proof")
+            let granted = try await token(
+                h, key, site, poll, proof: try proofKey.dpopProof("POST", "/oauth2/token", now: h.now))
+            #expect(granted.status == .ok, "\(String(buffer: granted.body))")
+            let refreshToken = try #require(try h.decode(OAuthTokenResponse.self, granted).refreshToken)
+            let form = ["grant_type": "refresh_token", "refresh_token": refreshToken]
+            let anotherKey = try await token(
+                h, key, site, form, proof: try TestJOSEKey.p256().dpopProof("POST", "/oauth2/token", now: h.now))
+            #expect(try h.oauthError(anotherKey) == "invalid_grant")
+            let refreshed = try await token(
+                h, key, site, form, proof: try proofKey.dpopProof("POST", "/oauth2/token", now: h.now))
+            #expect(try h.decode(OAuthTokenResponse.self, refreshed).refreshToken == refreshToken)
         }
     }
 }
