@@ -30,7 +30,8 @@ package struct AuthorizationParameters: Codable, Sendable, Equatable {
 
     /// The scopes a client can be granted.
     static let supportedScopes = ["openid", "profile", "offline_access"]
-    /// The longest value of any parameter.
+    /// The longest value of any parameter but `authorization_details` (whose own rules bound it, as at
+    /// `/oauth2/bc-authorize`).
     static let maximumLength = 2_048
 
     package var scope: String { scopes.joined(separator: " ") }
@@ -81,7 +82,8 @@ package struct AuthorizationParameters: Codable, Sendable, Equatable {
     init(_ parameters: OAuthParameters, clientId: String, redirectURI: String) throws(OAuthError) {
         self.clientId = clientId
         self.redirectURI = redirectURI
-        for (name, value) in parameters.pairs where value.count > Self.maximumLength {
+        for (name, value) in parameters.pairs
+        where value.count > Self.maximumLength && name != "authorization_details" {
             throw .invalidRequest("\(name) is longer than \(Self.maximumLength) characters")
         }
         if try parameters.single("request") != nil {

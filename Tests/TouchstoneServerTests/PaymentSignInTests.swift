@@ -194,6 +194,18 @@ import TouchstoneTestSupport
         }
     }
 
+    @Test func paymentDetailsAreBoundByTheirOwnRulesAsAtBackchannelAuthentication() async throws {
+        try await Harness.run { h in
+            let scene = try await Self.makeScene(h)
+            // Ten actions of 200 characters: longer than any other parameter may be, and within RFC 9396 §2.2's rules.
+            let actions = Array(repeating: "\"" + String(repeating: "a", count: 200) + "\"", count: 10)
+                .joined(separator: ",")
+            let long = String(Self.payment.dropLast(2)) + #","actions":["# + actions + "]}]"
+            #expect(long.count > 2_048)
+            #expect(try await Self.push(h, scene, ["authorization_details": long]).status == .created)
+        }
+    }
+
     @Test func malformedPaymentDetailsAreRefusedAndNothingIsStored() async throws {
         try await Harness.run { h in
             let scene = try await Self.makeScene(h)
