@@ -194,6 +194,25 @@ import TouchstoneTestSupport
         }
     }
 
+    @Test func aPasskeyCannotGrantThePayment() async throws {
+        try await Harness.run { h in
+            let passkeys = PasskeyTests()
+            let userId = try await h.createAccount()
+            var site = RelyingSite()
+            try await h.register(&site)
+            let authenticator = PasskeyTests.authenticator(seed: 7)
+            _ = try await passkeys.register(h, try await passkeys.passwordSession(h), authenticator)
+            let requestId = try h.signInRequestId(
+                try await h.authorize(site.query(["authorization_details": Self.payment])))
+            let passkeySession = try await passkeys.signIn(h, authenticator, username: "ana", userId: userId)
+            #expect(passkeySession.acr == "aal2")
+            let insisted = try await h.completeSignIn(requestId, with: passkeySession)
+            #expect(insisted.status == .ok && insisted.headers[.setCookie] == nil)
+            let refused = try Redirect(try h.decode(SignInRedirect.self, insisted).redirectTo)
+            #expect(refused.parameters["error"] == "access_denied" && refused.parameters["code"] == nil)
+        }
+    }
+
     @Test func paymentDetailsAreBoundByTheirOwnRulesAsAtBackchannelAuthentication() async throws {
         try await Harness.run { h in
             let scene = try await Self.makeScene(h)
