@@ -37,7 +37,7 @@ package struct OIDCClientRegistration: Sendable {
     /// - Throws: ``ConfigurationError`` for a client id that is not made of unreserved characters, a redirect URI that
     ///   is neither `https` nor `http` on localhost or 127.0.0.1, has a fragment or userinfo, is not absolute or holds
     ///   a character RFC 3986 does not allow in a URI, an empty name, an ID token algorithm other than RS256 and
-    ///   ES256, or a FAPI client without keys or with RS256 ID tokens.
+    ///   ES256, or a FAPI client without keys, with a secret or with RS256 ID tokens.
     package func record(random: any RandomSource) throws -> (OIDCClientRecord, secret: String?) {
         guard !clientId.isEmpty, clientId.utf8.allSatisfy(PercentEncoding.isUnreserved) else {
             throw ConfigurationError("an OIDC client id may hold only letters, digits and - . _ ~")
@@ -56,6 +56,10 @@ package struct OIDCClientRegistration: Sendable {
         }
         if fapi {
             guard keys != nil else { throw ConfigurationError("--fapi needs --jwks (private_key_jwt)") }
+            // FAPI 2.0 SP §5.3.2.1: private_key_jwt (or mTLS, not offered here); never a shared secret.
+            guard !confidential else {
+                throw ConfigurationError("--fapi clients authenticate with private_key_jwt only: drop --client-secret")
+            }
             guard idTokenAlgorithm == ServerKeyAlgorithm.es256.rawValue else {
                 throw ConfigurationError("--fapi clients' ID tokens are ES256 (FAPI 2.0 does not allow RS256)")
             }

@@ -78,17 +78,21 @@ import TouchstoneTestSupport
         ["grant_type": "authorization_code", "code": code, "redirect_uri": site.redirectURI, "code_verifier": site.verifier]
     }
 
-    @Test func registrationNeedsKeysAndRefusesRS256IDTokens() throws {
+    @Test func registrationNeedsKeysAndRefusesSecretsAndRS256IDTokens() throws {
         let key = TestJOSEKey.p256()
-        func registration(alg: String, keys: Bool) throws -> OIDCClientRegistration {
+        func registration(alg: String, keys: Bool, secret: Bool = false) throws -> OIDCClientRegistration {
             var registration = OIDCClientRegistration(
                 clientId: "bank", name: nil, redirectURIs: ["https://bank.example/cb"], postLogoutRedirectURIs: [],
-                confidential: true, idTokenAlgorithm: alg, keys: keys ? try ClientKeySet(file: try key.jwksFile()) : nil)
+                confidential: secret, idTokenAlgorithm: alg, keys: keys ? try ClientKeySet(file: try key.jwksFile()) : nil)
             registration.fapi = true
             return registration
         }
         #expect(throws: ConfigurationError.self) { try registration(alg: "RS256", keys: true).record(random: SystemRandom()) }
         #expect(throws: ConfigurationError.self) { try registration(alg: "ES256", keys: false).record(random: SystemRandom()) }
+        // Keys and a secret: FAPI 2.0 allows no shared secret.
+        #expect(throws: ConfigurationError.self) {
+            try registration(alg: "ES256", keys: true, secret: true).record(random: SystemRandom())
+        }
         let (record, _) = try registration(alg: "ES256", keys: true).record(random: SystemRandom())
         #expect(record.fapi)
     }
