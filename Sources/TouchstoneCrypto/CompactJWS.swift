@@ -40,7 +40,7 @@ public struct CompactJWS: Sendable {
 
     /// Splits a compact JWS and decodes its header; nothing is trusted yet.
     /// - Throws: ``JWSError`` when the text is not three base64url parts whose first is a JSON object.
-    public init(_ compact: String) throws(JWSError) {
+    public init(_ compact: String) throws {
         let utf8 = compact.utf8
         let dot = UInt8(ascii: ".")
         guard utf8.count <= 16_384, let firstDot = utf8.firstIndex(of: dot), let lastDot = utf8.lastIndex(of: dot),
@@ -74,7 +74,7 @@ public struct CompactJWS: Sendable {
     ///   signed. A token that verifies must still be spent (its `jti` or digest recorded) before it has any effect.
     /// - Throws: ``JWSError`` with the reason (for logs, never for the client).
     public func verify<Claims: JWSClaims>(as _: Claims.Type, with key: JWSKey, expecting expectations: Claims.Expectations)
-        throws(JWSError) -> Claims
+        throws -> Claims
     {
         guard !header.hasCrit else { throw JWSError("crit is not supported") }
         if let type = Claims.requiredType, header.typ != type { throw JWSError("typ is not \(type)") }

@@ -103,7 +103,7 @@ public struct DeviceTokenEnvelope<Claims: DeviceTokenClaims>: JWSClaims {
         claims = try Claims(from: decoder)
     }
 
-    public func verify(_ expected: DeviceTokenExpectations) throws(JWSError) {
+    public func verify(_ expected: DeviceTokenExpectations) throws {
         guard claims.iss == expected.issuer else { throw JWSError("iss does not match") }
         guard claims.aud == expected.rules.audience else { throw JWSError("aud is not this server") }
         guard claims.exp > claims.iat, claims.exp - claims.iat <= expected.rules.maximumLifetime else {

@@ -9,5 +9,5 @@ public protocol JWSClaims: Decodable, Sendable {
     static var requiredType: String? { get }
     /// Checks the claims.
     /// - Throws: ``JWSError`` with the reason.
-    func verify(_ expectations: Expectations) throws(JWSError)
+    func verify(_ expectations: Expectations) throws
 }

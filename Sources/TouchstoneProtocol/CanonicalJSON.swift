@@ -8,7 +8,7 @@ public enum CanonicalJSON {
 
     /// The canonical UTF-8 bytes of `value`.
     /// - Throws: ``NonFiniteNumber`` for a NaN or infinite number anywhere in it.
-    public static func bytes(of value: JSONValue) throws(NonFiniteNumber) -> [UInt8] {
+    public static func bytes(of value: JSONValue) throws -> [UInt8] {
         var output: [UInt8] = []
         try write(value, into: &output)
         return output
@@ -16,11 +16,11 @@ public enum CanonicalJSON {
 
     /// The canonical text of `value`.
     /// - Throws: ``NonFiniteNumber`` for a NaN or infinite number anywhere in it.
-    public static func text(of value: JSONValue) throws(NonFiniteNumber) -> String {
+    public static func text(of value: JSONValue) throws -> String {
         String(decoding: try bytes(of: value), as: UTF8.self)
     }
 
-    private static func write(_ value: JSONValue, into output: inout [UInt8]) throws(NonFiniteNumber) {
+    private static func write(_ value: JSONValue, into output: inout [UInt8]) throws {
         switch value {
         case .string(let string): write(string, into: &output)
         case .number(let number): output.append(contentsOf: try self.number(number).utf8)
@@ -72,7 +72,7 @@ public enum CanonicalJSON {
 
     /// ECMAScript's Number::toString of a finite double (ECMA-262 §6.1.6.1.20), from the shortest decimal digits
     /// that read back as the same double (Swift's `description` gives those).
-    static func number(_ value: Double) throws(NonFiniteNumber) -> String {
+    static func number(_ value: Double) throws -> String {
         guard value.isFinite else { throw NonFiniteNumber() }
         if value == 0 { return "0" }
         if value < 0 { return "-" + (try number(-value)) }

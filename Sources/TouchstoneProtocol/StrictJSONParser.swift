@@ -23,7 +23,7 @@ public struct StrictJSONParser {
 
     /// The one value `text` holds.
     /// - Throws: ``Refusal`` for text that is not I-JSON.
-    public static func parse(_ text: some Sequence<UInt8>) throws(Refusal) -> JSONValue {
+    public static func parse(_ text: some Sequence<UInt8>) throws -> JSONValue {
         var parser = StrictJSONParser(Array(text))
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
@@ -42,7 +42,7 @@ public struct StrictJSONParser {
         while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
     }
 
-    private mutating func expect(_ literal: String, _ value: JSONValue) throws(Refusal) -> JSONValue {
+    private mutating func expect(_ literal: String, _ value: JSONValue) throws -> JSONValue {
         let expected = Array(literal.utf8)
         guard bytes.count - index >= expected.count, Array(bytes[index..<index + expected.count]) == expected else {
             throw refusal("an unknown literal")
@@ -51,7 +51,7 @@ public struct StrictJSONParser {
         return value
     }
 
-    private mutating func value(depth: Int) throws(Refusal) -> JSONValue {
+    private mutating func value(depth: Int) throws -> JSONValue {
         switch current {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)
         case UInt8(ascii: "["): return try array(depth: depth + 1)
@@ -64,7 +64,7 @@ public struct StrictJSONParser {
         }
     }
 
-    private mutating func object(depth: Int) throws(Refusal) -> JSONValue {
+    private mutating func object(depth: Int) throws -> JSONValue {
         guard depth <= Self.deepest else { throw refusal("nested too deeply") }
         index += 1
         var members: [(name: String, value: JSONValue)] = []
@@ -97,7 +97,7 @@ public struct StrictJSONParser {
         }
     }
 
-    private mutating func array(depth: Int) throws(Refusal) -> JSONValue {
+    private mutating func array(depth: Int) throws -> JSONValue {
         guard depth <= Self.deepest else { throw refusal("nested too deeply") }
         index += 1
         var values: [JSONValue] = []
@@ -120,13 +120,16 @@ public struct StrictJSONParser {
         }
     }
 
-    private mutating func string() throws(Refusal) -> String {
+    private mutating func string() throws -> String {
         index += 1
         var scalars = String.UnicodeScalarView()
         var raw: [UInt8] = []
-        func flush() throws(Refusal) {
+        func flush() throws {
             guard !raw.isEmpty else { return }
-            guard let text = String(validating: raw, as: UTF8.self) else { throw refusal("a string that is not UTF-8") }
+            // Decoding repairs ill-formed UTF-8 with U+FFFD, so a text that does not encode back to its bytes was not UTF-8.
+            // (`String(validating:as:)` would say so directly, but Apple's platforms have it only from iOS 18 and macOS 15.)
+            let text = String(decoding: raw, as: UTF8.self)
+            guard text.utf8.elementsEqual(raw) else { throw refusal("a string that is not UTF-8") }
             scalars.append(contentsOf: text.unicodeScalars)
             raw.removeAll(keepingCapacity: true)
         }
@@ -150,7 +153,7 @@ public struct StrictJSONParser {
         }
     }
 
-    private mutating func escape() throws(Refusal) -> Unicode.Scalar {
+    private mutating func escape() throws -> Unicode.Scalar {
         guard let byte = current else { throw refusal("an unterminated escape") }
         index += 1
         switch byte {
@@ -185,7 +188,7 @@ public struct StrictJSONParser {
         }
     }
 
-    private mutating func hexUnit() throws(Refusal) -> UInt16 {
+    private mutating func hexUnit() throws -> UInt16 {
         guard bytes.count - index >= 4 else { throw refusal("a short \\u escape") }
         var unit: UInt16 = 0
         for _ in 0..<4 {
@@ -204,7 +207,7 @@ public struct StrictJSONParser {
     }
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, as an IEEE 754 double (RFC 7493 §2.2).
-    private mutating func number() throws(Refusal) -> JSONValue {
+    private mutating func number() throws -> JSONValue {
         let start = index
         func digits() -> Int {
             let first = index
