@@ -41,7 +41,6 @@ let package = Package(
                 "TouchstoneProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
         .target(

@@ -104,4 +104,25 @@ public struct CompactJWS: Sendable {
         let signature = try sign(signingInput)
         return String(decoding: signingInput, as: UTF8.self) + "." + Base64URL.encode(signature)
     }
+
+    /// ``serialize(encodedHeader:payload:sign:)`` with a signature made elsewhere, asynchronously (a device's secure
+    /// hardware).
+    public static func serialize(
+        encodedHeader: [UInt8], payload: [UInt8], sign: (_ signingInput: [UInt8]) async throws -> [UInt8]
+    ) async rethrows -> String {
+        let signingInput = encodedHeader + Array(Base64URL.encode(payload).utf8)
+        let signature = try await sign(signingInput)
+        return String(decoding: signingInput, as: UTF8.self) + "." + Base64URL.encode(signature)
+    }
+
+    /// The `encodedHeader` of ``serialize(encodedHeader:payload:sign:)``: base64url of `{alg, kid, typ}` and the `.`
+    /// after it.
+    public static func encodedHeader(alg: String, kid: String, typ: String) throws -> [UInt8] {
+        struct Header: Encodable {
+            let alg: String
+            let kid: String
+            let typ: String
+        }
+        return Array((Base64URL.encode(try JSONEncoder().encode(Header(alg: alg, kid: kid, typ: typ))) + ".").utf8)
+    }
 }

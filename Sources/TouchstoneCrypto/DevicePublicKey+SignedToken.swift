@@ -1,5 +1,4 @@
 import Foundation
-import JWTKit
 import TouchstoneProtocol
 
 extension DevicePublicKey {
@@ -12,17 +11,22 @@ extension DevicePublicKey {
     public func signedToken<Claims: DeviceTokenClaims>(
         _ claims: Claims, signature: @Sendable (_ signingInput: [UInt8]) async throws -> [UInt8]
     ) async throws -> String {
-        let serializer = DefaultJWTSerializer()
-        var header: JWTHeader = ["typ": .string(Claims.tokenType.rawValue)]
-        header.alg = algorithm.rawValue
-        header.kid = thumbprint
-        let encodedHeader = Base64URL.encode(try serializer.jsonEncoder.encode(header))
-        let encodedPayload = try serializer.serialize(DeviceTokenPayload(claims), header: header)
-        let signingInput = Array(encodedHeader.utf8) + [UInt8(ascii: ".")] + Array(encodedPayload)
-        let signed = try await signature(signingInput)
-        guard isValidSignature(signed, for: signingInput) else {
-            throw KeyError("the signature made for this key does not verify with it")
+        try await CompactJWS.serialize(
+            encodedHeader: try encodedHeader(for: Claims.self), payload: Array(try JSONEncoder().encode(claims))
+        ) { signingInput in
+            let signed = try await signature(signingInput)
+            guard isValidSignature(signed, for: signingInput) else {
+                throw KeyError("the signature made for this key does not verify with it")
+            }
+            return signed
         }
-        return String(decoding: signingInput, as: UTF8.self) + "." + Base64URL.encode(signed)
+    }
+}
+
+extension DevicePublicKey {
+    /// The header of a device token of `Claims` signed by this key: its algorithm, its thumbprint as `kid`, the claims'
+    /// `typ`.
+    func encodedHeader<Claims: DeviceTokenClaims>(for _: Claims.Type) throws -> [UInt8] {
+        try CompactJWS.encodedHeader(alg: algorithm.rawValue, kid: thumbprint, typ: Claims.tokenType.rawValue)
     }
 }

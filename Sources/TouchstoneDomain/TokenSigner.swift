@@ -114,13 +114,7 @@ package actor TokenSigner {
         }
 
         static func encodedHeader(alg: ServerKeyAlgorithm, kid: String, type: String) throws -> [UInt8] {
-            struct Header: Encodable {
-                let alg: String
-                let kid: String
-                let typ: String
-            }
-            let header = Header(alg: alg.rawValue, kid: kid, typ: type)
-            return Array((Base64URL.encode(try JSONEncoder().encode(header)) + ".").utf8)
+            try CompactJWS.encodedHeader(alg: alg.rawValue, kid: kid, typ: type)
         }
 
         func sign(_ claims: some Encodable, encodedHeader: [UInt8]) throws -> String {
