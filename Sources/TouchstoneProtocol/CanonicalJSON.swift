@@ -46,28 +46,9 @@ public enum CanonicalJSON {
         }
     }
 
-    /// `"` and `\` escaped, the short escapes `\b \t \n \f \r`, other controls as `\u00xx` (lowercase hex), every
-    /// other character as it is, in UTF-8 (§3.2.2.2).
+    /// A string as RFC 8785 writes it (§3.2.2.2): ``JSONString``, which the server's own writer shares.
     private static func write(_ string: String, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
-            case 0x08: output.append(contentsOf: #"\b"#.utf8)
-            case 0x09: output.append(contentsOf: #"\t"#.utf8)
-            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
-            case 0x0C: output.append(contentsOf: #"\f"#.utf8)
-            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
-            case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                output.append(contentsOf: #"\u00"#.utf8)
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0x0F)])
-            default: output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
+        JSONString.append(string, to: &output)
     }
 
     /// ECMAScript's Number::toString of a finite double (ECMA-262 §6.1.6.1.20), from the shortest decimal digits

@@ -69,27 +69,8 @@ public struct JSONObjectWriter: Sendable {
     }
 
     private mutating func write(_ string: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
-            case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
-            case 0x08: bytes.append(contentsOf: #"\b"#.utf8)
-            case 0x0C: bytes.append(contentsOf: #"\f"#.utf8)
-            case 0x00..<0x20:
-                bytes.append(contentsOf: #"\u00"#.utf8)
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONString.append(string, to: &bytes)
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// `YYYY-MM-DDThh:mm:ssZ` of a time in whole seconds since 1970 (the proleptic Gregorian calendar: Howard
     /// Hinnant's `civil_from_days`).
@@ -130,5 +111,33 @@ extension HandWrittenJSON {
         var object = JSONObjectWriter()
         writeJSON(into: &object)
         return object.finished()
+    }
+}
+
+/// A JSON string as both of our writers put it (RFC 8785 §3.2.2.2, which every JSON reader accepts): `"` and `\`
+/// escaped, the short escapes `\b \t \n \f \r`, other controls as `\u00xx` (lowercase hex), every other character as
+/// it is, in UTF-8.
+enum JSONString {
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    static func append(_ string: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
+            case 0x08: output.append(contentsOf: #"\b"#.utf8)
+            case 0x09: output.append(contentsOf: #"\t"#.utf8)
+            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
+            case 0x0C: output.append(contentsOf: #"\f"#.utf8)
+            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
+            case 0x00..<0x20:
+                output.append(contentsOf: #"\u00"#.utf8)
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
     }
 }
