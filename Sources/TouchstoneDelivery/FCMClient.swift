@@ -45,7 +45,7 @@ struct FCMClient: Sendable {
     }
 
     /// FCM's answer as the outbox acts on it.
-    private static func attempt(_ exchange: PushExchange) -> Attempt {
+    private static func attempt(_ exchange: PostExchange) -> Attempt {
         switch exchange {
         case .noAnswer(let reason):
             return .answer(.retry(reason: reason, retryAfter: nil))

@@ -14,7 +14,7 @@ struct PushConnection: Sendable {
     static let bodyLimit = 64 * 1024
 
     /// POSTs `value` as JSON (`content-type: application/json`).
-    func post(_ url: String, headers: [(String, String)], json value: some Encodable) async -> PushExchange {
+    func post(_ url: String, headers: [(String, String)], json value: some Encodable) async -> PostExchange {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // The bodies are strings and numbers in fixed shapes: encoding them cannot fail.
@@ -23,7 +23,7 @@ struct PushConnection: Sendable {
     }
 
     /// POSTs `body` and waits at most ``answerTimeout`` for the whole answer.
-    func post(_ url: String, headers: [(String, String)], body: [UInt8]) async -> PushExchange {
+    func post(_ url: String, headers: [(String, String)], body: [UInt8]) async -> PostExchange {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers = HTTPHeaders(headers)
