@@ -33,7 +33,7 @@ struct Auditor: Sendable {
         return AuditEvent(
             at: clock.now(), event: event, outcome: outcome, userId: userId, deviceId: deviceId, clientId: clientId,
             ip: ip, detail: detail, requestId: request?.requestId, userAgent: request?.userAgent,
-            actor: request?.actor ?? (deviceId == nil ? "user" : "device"))
+            actor: request?.actor ?? (deviceId == nil ? .user : .device))
     }
 
     /// Runs `body` and records the code of the refusal it throws as `event` (and `ok` when `success` is set); a 503

@@ -1,4 +1,5 @@
 import Logging
+import TouchstoneStorage
 
 /// What a request says about itself, for its log lines and audit events: its id (`X-Request-Id`), its user agent,
 /// and the kind of caller when an authenticator established it. The HTTP layer sets it for the length of a request
@@ -6,10 +7,10 @@ import Logging
 package struct RequestMetadata: Sendable {
     package var requestId: String
     package var userAgent: String?
-    /// `api_key` for a relying service's request; otherwise the audit event's device or user acted.
-    package var actor: String?
+    /// ``AuditActor/apiKey`` for a relying service's request; otherwise the audit event's device or user acted.
+    package var actor: AuditActor?
 
-    package init(requestId: String, userAgent: String?, actor: String? = nil) {
+    package init(requestId: String, userAgent: String?, actor: AuditActor? = nil) {
         self.requestId = requestId
         self.userAgent = userAgent
         self.actor = actor

@@ -21,6 +21,8 @@ package struct Services: Sendable {
     package let provider: ProviderService
     package let tokenEndpoint: TokenEndpointService
     package let recovery: RecoveryService
+    /// The administrators' operations (the admin API's and `touchstone admin`'s).
+    package let admin: AdminServices
     /// Makes sessions and signs their access tokens, for every service that opens one.
     package let sessionIssuer: SessionIssuer
 
@@ -89,5 +91,6 @@ package struct Services: Sendable {
             accessTokenLifetime: settings.accessTokenLifetime, signer: signer, metrics: metrics, auditor: auditor,
             clients: clients, accessTokens: accessTokens, sessionIssuer: sessionIssuer)
         recovery = RecoveryService(store: store, clock: clock, random: random, auditor: auditor)
+        admin = AdminServices(store: store, clock: clock, random: random)
     }
 }

@@ -217,7 +217,7 @@ public final class TouchstoneAdmin: Sendable {
         try? await store.audit(
             AuditEvent(
                 at: clock.now(), event: event, outcome: .ok, userId: userId, deviceId: deviceId, clientId: clientId,
-                ip: "admin", detail: detail, actor: "admin"))
+                ip: "admin", detail: detail, actor: .admin))
     }
 }
 

@@ -370,7 +370,7 @@ struct Audit: AsyncParsableCommand {
         let since = since.flatMap { ISO8601DateFormatter().date(from: $0) }
         let events = try await withAdmin(database) { try await $0.auditEvents(since: since, username: user) }
         if output.json {
-            try printJSON(["events": events])
+            try printJSON(["events": events.map(Line.init)])
             return
         }
         for event in events {
@@ -379,6 +379,37 @@ struct Audit: AsyncParsableCommand {
                 event.clientId.map { "app=\($0)" }, event.ip.map { "ip=\($0)" }, event.detail,
             ].compactMap { $0 }
             print("\(event.at.rfc3339)  \(event.event)  \(event.outcome)  \(fields.joined(separator: " "))")
+        }
+    }
+}
+
+extension Audit {
+    /// An event as `audit --json` shows it: the actor by its kind alone.
+    struct Line: Encodable {
+        var at: Date
+        var event: AuditEventType
+        var outcome: AuditOutcome
+        var userId: String?
+        var deviceId: String?
+        var clientId: String?
+        var ip: String?
+        var detail: String?
+        var requestId: String?
+        var userAgent: String?
+        var actor: String?
+
+        init(_ event: AuditEvent) {
+            at = event.at
+            self.event = event.event
+            outcome = event.outcome
+            userId = event.userId
+            deviceId = event.deviceId
+            clientId = event.clientId
+            ip = event.ip
+            detail = event.detail
+            requestId = event.requestId
+            userAgent = event.userAgent
+            actor = event.actor?.kind.rawValue
         }
     }
 }

@@ -58,6 +58,9 @@ import Testing
         ReleasedStep(
             version: 13, name: "payment_details_at_sign_in",
             statementsSHA256: "bc440ca809ed20cf5524718fea6c07e765ce6aa5008c9565555560c5b593cffb"),
+        ReleasedStep(
+            version: 14, name: "admin_tokens",
+            statementsSHA256: "5d287e9cc362611139ef47a09e8f4444f00e9374681e2481d94ec1ea4c71dda3"),
     ]
 
     static func pin(_ migration: Migration) -> ReleasedStep {

@@ -61,11 +61,11 @@ import TouchstoneTestSupport
 
             let events = try await h.store.auditEvents(since: nil, userId: nil)
             let password = try #require(events.first { $0.requestId == "req-password" }, "\(events)")
-            #expect(password.event == .passwordLogin && password.userAgent == "Browser/1.0" && password.actor == "user")
+            #expect(password.event == .passwordLogin && password.userAgent == "Browser/1.0" && password.actor?.kind.rawValue == "user")
             let deviceLogin = try #require(events.first { $0.requestId == "req-login" }, "\(events)")
-            #expect(deviceLogin.event == .login && deviceLogin.userAgent == "Phone/2.0" && deviceLogin.actor == "device")
+            #expect(deviceLogin.event == .login && deviceLogin.userAgent == "Phone/2.0" && deviceLogin.actor?.kind.rawValue == "device")
             let api = try #require(events.first { $0.requestId == "req-api" }, "\(events)")
-            #expect(api.userAgent == "Payments/3.0" && api.actor == "api_key", "\(api)")
+            #expect(api.userAgent == "Payments/3.0" && api.actor?.kind.rawValue == "api_key", "\(api)")
         }
     }
 

@@ -32,7 +32,7 @@ struct APIKeyAuthenticator: RouterMiddleware {
         var context = context
         context.app = try await environment.authenticateApp(apiKey: request.authorization(scheme: "ApiKey"))
         var metadata = RequestMetadata.current
-        metadata?.actor = "api_key"
+        metadata?.actor = .apiKey
         return try await RequestMetadata.$current.withValue(metadata) { try await next(request, context) }
     }
 }

@@ -20,6 +20,7 @@ enum Migrations {
         .clientKeysAndDPoP,
         .ciba,
         .paymentDetailsAtSignIn,
+        .adminTokens,
     ]
 
     /// The advisory lock migrations hold (PostgreSQL); any constant shared by every instance.

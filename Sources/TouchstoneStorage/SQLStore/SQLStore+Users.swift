@@ -37,7 +37,7 @@ extension SQLStore {
         }
     }
 
-    private static func userRecord(_ row: any SQLRow) throws -> UserRecord {
+    static func userRecord(_ row: any SQLRow) throws -> UserRecord {
         UserRecord(
             id: try row.string("id"), username: try row.string("username"),
             passwordHash: try row.string("password_hash"), createdAt: try row.date("created_at"))

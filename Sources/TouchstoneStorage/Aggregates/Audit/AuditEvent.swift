@@ -1,7 +1,9 @@
 import Foundation
 
 /// One audited event.
-public struct AuditEvent: Sendable, Equatable, Codable {
+public struct AuditEvent: Sendable, Equatable {
+    /// The stored row's id (time-ordered), once it has been stored; `nil` for an event not yet written.
+    public var id: String?
     public var at: Date
     public var event: AuditEventType
     public var outcome: AuditOutcome
@@ -14,10 +16,11 @@ public struct AuditEvent: Sendable, Equatable, Codable {
     public var requestId: String?
     /// The request's `User-Agent`.
     public var userAgent: String?
-    /// Who acted: `user`, `device`, `api_key` or `admin`.
-    public var actor: String?
+    /// Who acted; `nil` in events written before actors were recorded.
+    public var actor: AuditActor?
 
     package init(
+        id: String? = nil,
         at: Date,
         event: AuditEventType,
         outcome: AuditOutcome,
@@ -28,8 +31,9 @@ public struct AuditEvent: Sendable, Equatable, Codable {
         detail: String?,
         requestId: String? = nil,
         userAgent: String? = nil,
-        actor: String? = nil
+        actor: AuditActor? = nil
     ) {
+        self.id = id
         self.at = at
         self.event = event
         self.outcome = outcome

@@ -62,4 +62,8 @@ public struct AuditEventType: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let adminAPIKeyRevoke = Self(rawValue: "admin.api_key.revoke")
     public static let adminUserReset = Self(rawValue: "admin.user.reset")
     public static let adminSigningKeyRotate = Self(rawValue: "admin.signing_key.rotate")
+    public static let adminAppDelete = Self(rawValue: "admin.app.delete")
+    public static let adminOIDCClientSecret = Self(rawValue: "admin.oidc_client.secret")
+    public static let adminTokenCreate = Self(rawValue: "admin.token.create")
+    public static let adminTokenRevoke = Self(rawValue: "admin.token.revoke")
 }
