@@ -54,7 +54,7 @@ package struct PingSender: Service {
         let claimed: [QueuedPing]
         do {
             let now = now()
-            claimed = try await store.claimDuePings(
+            claimed = try await store.pingOutbox.claimDue(
                 claimant: claimant, now: now, leaseUntil: now.addingTimeInterval(PushSender.claimLease),
                 limit: batchSize)
         } catch {
@@ -76,22 +76,22 @@ package struct PingSender: Service {
             switch answer {
             case .delivered:
                 logger.debug("ciba ping delivered", metadata: ["request": "\(ping.id)"])
-                try await store.finishPing(id: ping.id, claimant: claimant)
+                try await store.pingOutbox.finish(id: ping.id, claimant: claimant)
             case .retry(let reason):
                 let dueAt = now().addingTimeInterval(PushSender.firstBackoff * pow(2, Double(min(ping.attempts, 16))))
                 if dueAt >= ping.expiresAt {
                     logger.warning(
                         "ciba ping: given up, the request expires first",
                         metadata: ["request": "\(ping.id)", "reason": "\(reason)"])
-                    try await store.finishPing(id: ping.id, claimant: claimant)
+                    try await store.pingOutbox.finish(id: ping.id, claimant: claimant)
                 } else {
-                    try await store.retryPing(id: ping.id, claimant: claimant, dueAt: dueAt)
+                    try await store.pingOutbox.retry(id: ping.id, claimant: claimant, dueAt: dueAt)
                 }
             case .failed(let reason):
                 logger.warning(
                     "ciba ping: refused by the client's endpoint; given up",
                     metadata: ["request": "\(ping.id)", "reason": "\(reason)"])
-                try await store.finishPing(id: ping.id, claimant: claimant)
+                try await store.pingOutbox.finish(id: ping.id, claimant: claimant)
             }
         } catch {
             // The claim lapses and the ping is tried again.

@@ -64,10 +64,10 @@ package struct PushSender: Service {
             var claimed: [QueuedPush] = []
             do {
                 let now = now()
-                claimed = try await store.claimDuePushes(
+                claimed = try await store.pushOutbox.claimDue(
                     claimant: claimant, now: now, leaseUntil: now.addingTimeInterval(Self.claimLease), limit: batchSize)
                 if !claimed.isEmpty || countedAt.map({ $0.duration(to: .now) >= .seconds(1) }) ?? true {
-                    metrics.queued.record(try await store.queuedPushCount())
+                    metrics.queued.record(try await store.pushOutbox.queuedCount())
                     countedAt = .now
                 }
             } catch {
@@ -100,14 +100,14 @@ package struct PushSender: Service {
             switch answer {
             case .delivered:
                 metrics.count(provider, .delivered)
-                try await store.finishPush(id: push.id, claimant: claimant)
+                try await store.pushOutbox.finish(id: push.id, claimant: claimant)
             case .unregistered(let reason):
                 metrics.count(provider, .unregistered)
                 logger.notice(
                     "push: the service no longer knows the device's registration; removed",
                     metadata: ["device_id": "\(push.reference.deviceId)", "provider": "\(provider)", "reason": "\(reason)"])
                 try await store.removePushRegistration(deviceId: push.reference.deviceId, token: push.registration.token)
-                try await store.finishPush(id: push.id, claimant: claimant)
+                try await store.pushOutbox.finish(id: push.id, claimant: claimant)
             case .retry(let reason, let retryAfter):
                 let dueAt = retryTime(after: push.attempts, retryAfter: retryAfter)
                 if push.attempts + 1 >= Self.mostTries || dueAt >= push.expiresAt {
@@ -115,17 +115,17 @@ package struct PushSender: Service {
                     logger.warning(
                         "push: given up after \(push.attempts + 1) tries",
                         metadata: ["push_id": "\(push.id)", "provider": "\(provider)", "reason": "\(reason)"])
-                    try await store.finishPush(id: push.id, claimant: claimant)
+                    try await store.pushOutbox.finish(id: push.id, claimant: claimant)
                 } else {
                     metrics.count(provider, .retried)
-                    try await store.retryPush(id: push.id, claimant: claimant, dueAt: dueAt)
+                    try await store.pushOutbox.retry(id: push.id, claimant: claimant, dueAt: dueAt)
                 }
             case .failed(let reason):
                 metrics.count(provider, .failed)
                 logger.warning(
                     "push: refused by the service; given up",
                     metadata: ["push_id": "\(push.id)", "provider": "\(provider)", "reason": "\(reason)"])
-                try await store.finishPush(id: push.id, claimant: claimant)
+                try await store.pushOutbox.finish(id: push.id, claimant: claimant)
             }
         } catch {
             // The claim lapses and the push is tried again.

@@ -385,20 +385,20 @@ import TouchstoneTestSupport
                     deviceId: scene.deviceId, provider: .apns, token: String(repeating: "ab", count: 32),
                     topic: "com.example.demo", environment: .development, registeredAt: h.now))
             _ = try await Self.authorized(h, scene, ["login_hint": "nobody"])
-            #expect(try await h.store.queuedPushCount() == 0)
+            #expect(try await h.store.pushOutbox.queuedCount() == 0)
             _ = try await Self.authorized(h, scene)
             _ = try await Self.authorized(h, scene, ["binding_message": "Beyond the limits"])
-            #expect(try await h.store.queuedPushCount() == 1)
+            #expect(try await h.store.pushOutbox.queuedCount() == 1)
             let item = try #require(try await Self.cibaItems(h, scene).first)
-            let claimed = try await h.store.claimDuePushes(
+            let claimed = try await h.store.pushOutbox.claimDue(
                 claimant: "a", now: h.now, leaseUntil: h.now.addingTimeInterval(30), limit: 10)
             #expect(claimed.map(\.reference) == [PushReference(kind: .ciba, id: item.id, deviceId: scene.deviceId)])
-            try await h.store.retryPush(id: try #require(claimed.first).id, claimant: "a", dueAt: h.now)
+            try await h.store.pushOutbox.retry(id: try #require(claimed.first).id, claimant: "a", dueAt: h.now)
             _ = try await Self.decide(h, scene, item)
-            let afterDecision = try await h.store.claimDuePushes(
+            let afterDecision = try await h.store.pushOutbox.claimDue(
                 claimant: "a", now: h.now, leaseUntil: h.now.addingTimeInterval(30), limit: 10)
             #expect(afterDecision.isEmpty)
-            #expect(try await h.store.queuedPushCount() == 0)
+            #expect(try await h.store.pushOutbox.queuedCount() == 0)
         }
     }
 

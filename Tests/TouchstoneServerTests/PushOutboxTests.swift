@@ -40,7 +40,7 @@ import TouchstoneTestSupport
     }
 
     func claim(_ h: Harness, by claimant: String = "a", limit: Int = 10) async throws -> [QueuedPush] {
-        try await h.store.claimDuePushes(
+        try await h.store.pushOutbox.claimDue(
             claimant: claimant, now: h.now, leaseUntil: h.now.addingTimeInterval(Self.lease), limit: limit)
     }
 
@@ -48,7 +48,7 @@ import TouchstoneTestSupport
         try await Harness.run { h in
             let scene = try await makeScene(h)
             let id = try await confirmation(h, key: scene.key)
-            #expect(try await h.store.queuedPushCount() == 1)
+            #expect(try await h.store.pushOutbox.queuedCount() == 1)
             let claimed = try await claim(h)
             #expect(claimed.count == 1)
             let push = try #require(claimed.first)
@@ -58,8 +58,8 @@ import TouchstoneTestSupport
             #expect(push.attempts == 0)
             // Claimed: nobody else gets it while the claim holds.
             #expect(try await claim(h, by: "b").isEmpty)
-            try await h.store.finishPush(id: push.id, claimant: "a")
-            #expect(try await h.store.queuedPushCount() == 0)
+            try await h.store.pushOutbox.finish(id: push.id, claimant: "a")
+            #expect(try await h.store.pushOutbox.queuedCount() == 0)
         }
     }
 
@@ -68,9 +68,9 @@ import TouchstoneTestSupport
             let scene = try await makeScene(h)
             try await h.store.removePushRegistration(deviceId: scene.phoneId, token: nil)
             _ = try await confirmation(h, key: scene.key)
-            #expect(try await h.store.queuedPushCount() == 1)
+            #expect(try await h.store.pushOutbox.queuedCount() == 1)
             #expect(try await claim(h).isEmpty)
-            #expect(try await h.store.queuedPushCount() == 0)
+            #expect(try await h.store.pushOutbox.queuedCount() == 0)
         }
     }
 
@@ -83,8 +83,8 @@ import TouchstoneTestSupport
             let store = h.store
             let now = h.now
             let (a, b) = try await (
-                store.claimDuePushes(claimant: "a", now: now, leaseUntil: now + Self.lease, limit: 4),
-                store.claimDuePushes(claimant: "b", now: now, leaseUntil: now + Self.lease, limit: 4)
+                store.pushOutbox.claimDue(claimant: "a", now: now, leaseUntil: now + Self.lease, limit: 4),
+                store.pushOutbox.claimDue(claimant: "b", now: now, leaseUntil: now + Self.lease, limit: 4)
             )
             let claimedA = Set(a.map(\.reference.id))
             let claimedB = Set(b.map(\.reference.id))
@@ -104,9 +104,9 @@ import TouchstoneTestSupport
             let again = try await claim(h, by: "b")
             #expect(again.count == 1)
             // The first sender comes back: its claim is gone, and what it does changes nothing.
-            try await h.store.finishPush(id: again[0].id, claimant: "dead")
-            try await h.store.retryPush(id: again[0].id, claimant: "dead", dueAt: h.now)
-            #expect(try await h.store.queuedPushCount() == 1)
+            try await h.store.pushOutbox.finish(id: again[0].id, claimant: "dead")
+            try await h.store.pushOutbox.retry(id: again[0].id, claimant: "dead", dueAt: h.now)
+            #expect(try await h.store.pushOutbox.queuedCount() == 1)
             #expect(try await claim(h, by: "c").isEmpty)
         }
     }
@@ -116,7 +116,7 @@ import TouchstoneTestSupport
             let scene = try await makeScene(h)
             _ = try await confirmation(h, key: scene.key)
             let push = try #require(try await claim(h).first)
-            try await h.store.retryPush(id: push.id, claimant: "a", dueAt: h.now.addingTimeInterval(4))
+            try await h.store.pushOutbox.retry(id: push.id, claimant: "a", dueAt: h.now.addingTimeInterval(4))
             #expect(try await claim(h, by: "b").isEmpty)
             h.clock.advance(by: 4)
             let retried = try #require(try await claim(h, by: "b").first)
@@ -133,12 +133,12 @@ import TouchstoneTestSupport
                 deviceId: scene.phoneId, challenge: item.challenge, txn: DecisionPolicyTests.txn, now: h.now)
             #expect(try await h.decide("confirmations", decided, decision).status == .ok)
             #expect(try await claim(h).isEmpty)
-            #expect(try await h.store.queuedPushCount() == 0)
+            #expect(try await h.store.pushOutbox.queuedCount() == 0)
 
             _ = try await confirmation(h, key: scene.key)
             h.clock.advance(by: 3_600)
             #expect(try await claim(h).isEmpty)
-            #expect(try await h.store.queuedPushCount() == 0)
+            #expect(try await h.store.pushOutbox.queuedCount() == 0)
         }
     }
 
@@ -163,7 +163,7 @@ import TouchstoneTestSupport
             // A notice's push waits at most a day.
             #expect(claimed.allSatisfy { abs($0.expiresAt.timeIntervalSince(h.now) - 86_400) < 2 })
             for push in claimed {
-                try await h.store.retryPush(id: push.id, claimant: "a", dueAt: h.now)
+                try await h.store.pushOutbox.retry(id: push.id, claimant: "a", dueAt: h.now)
             }
             let dismissed = try #require(claimed.first)
             #expect(try await h.store.dismissNotice(id: dismissed.reference.id, deviceId: scene.phoneId, now: h.now))
@@ -178,7 +178,7 @@ import TouchstoneTestSupport
             try await insertNotices(h, count: 99, userOf: scene.phoneId)
             h.clock.advance(by: 1)
             try await insertNotices(h, count: 5, userOf: scene.phoneId)
-            #expect(try await h.store.queuedPushCount() == 100)
+            #expect(try await h.store.pushOutbox.queuedCount() == 100)
             let claimed = try await claim(h, limit: 200)
             #expect(claimed.count == 100)
             // The confirmation stays; the five oldest notices went.

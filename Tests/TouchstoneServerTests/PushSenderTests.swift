@@ -72,7 +72,7 @@ import TouchstoneTestSupport
 
     /// Claims what is due and tries each, as one turn of the sender's loop does.
     func turn(_ h: Harness, _ scene: Scene) async throws -> Int {
-        let claimed = try await h.store.claimDuePushes(
+        let claimed = try await h.store.pushOutbox.claimDue(
             claimant: scene.sender.claimant, now: h.now, leaseUntil: h.now + PushSender.claimLease, limit: 10)
         for push in claimed { await scene.sender.deliver(push) }
         return claimed.count
@@ -92,7 +92,7 @@ import TouchstoneTestSupport
             try await confirmation(h, scene)
             #expect(try await turn(h, scene) == 1)
             #expect(scene.gateway.credentials == [PushCredentials(apns: Self.apns)])
-            #expect(try await h.store.queuedPushCount() == 0)
+            #expect(try await h.store.pushOutbox.queuedCount() == 0)
             #expect(sentCount(scene, "delivered") == 1)
         }
     }
@@ -115,7 +115,7 @@ import TouchstoneTestSupport
                 try await tasks.waitForAll()
             }
             #expect(scene.gateway.sent.count == 2)
-            #expect(try await h.store.queuedPushCount() == 0)
+            #expect(try await h.store.pushOutbox.queuedCount() == 0)
         }
     }
 
@@ -130,7 +130,7 @@ import TouchstoneTestSupport
             try await confirmation(h, scene)
             #expect(try await turn(h, scene) == 1)
             #expect(try await h.store.pushRegistration(deviceId: scene.phoneId) == nil)
-            #expect(try await h.store.queuedPushCount() == 0)
+            #expect(try await h.store.pushOutbox.queuedCount() == 0)
             #expect(sentCount(scene, "unregistered") == 1)
         }
     }
@@ -154,7 +154,7 @@ import TouchstoneTestSupport
             #expect(scene.gateway.sent.map(\.attempts) == [0, 1, 2, 3])
             #expect(Set(scene.gateway.sent.map(\.id)).count == 1)
             #expect(sentCount(scene, "retried") == 3 && sentCount(scene, "delivered") == 1)
-            #expect(try await h.store.queuedPushCount() == 0)
+            #expect(try await h.store.pushOutbox.queuedCount() == 0)
         }
     }
 
@@ -170,7 +170,7 @@ import TouchstoneTestSupport
             }
             #expect(tries == 8)
             #expect(sentCount(scene, "failed") == 1 && sentCount(scene, "retried") == 7)
-            #expect(try await h.store.queuedPushCount() == 0)
+            #expect(try await h.store.pushOutbox.queuedCount() == 0)
         }
     }
 
@@ -179,7 +179,7 @@ import TouchstoneTestSupport
             let scene = try await makeScene(h, answers: [.retry(reason: "429", retryAfter: .seconds(300))])
             try await confirmation(h, scene)
             #expect(try await turn(h, scene) == 1)
-            #expect(try await h.store.queuedPushCount() == 0)
+            #expect(try await h.store.pushOutbox.queuedCount() == 0)
             #expect(sentCount(scene, "failed") == 1 && sentCount(scene, "retried") == 0)
         }
     }
@@ -189,7 +189,7 @@ import TouchstoneTestSupport
             let scene = try await makeScene(h, answers: [.failed(reason: "TopicDisallowed")])
             try await confirmation(h, scene)
             #expect(try await turn(h, scene) == 1)
-            #expect(try await h.store.queuedPushCount() == 0)
+            #expect(try await h.store.pushOutbox.queuedCount() == 0)
             #expect(try await h.store.pushRegistration(deviceId: scene.phoneId) != nil)
             #expect(sentCount(scene, "failed") == 1)
         }

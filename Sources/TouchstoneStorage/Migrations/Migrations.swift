@@ -21,6 +21,7 @@ enum Migrations {
         .ciba,
         .paymentDetailsAtSignIn,
         .adminTokens,
+        .webhooks,
     ]
 
     /// The advisory lock migrations hold (PostgreSQL); any constant shared by every instance.

@@ -125,15 +125,16 @@ extension SQLStore {
             if let refused = try await Self.hold(commit.signer, at: commit.now, in: database) { return .refused(refused) }
             let now = commit.now.storedSeconds
             guard
-                try await database.raw(
+                let decided = try await database.raw(
                     """
                     UPDATE ciba_requests SET status = \(bind: status.rawValue), decided_at = \(bind: now),
                         device_id = \(bind: commit.deviceId), amr = \(bind: amr)
                     WHERE id = \(bind: id) AND status = 'pending' AND expires_at > \(bind: now)
-                    RETURNING id
+                    RETURNING user_id, client_id
                     """
-                ).first() != nil
+                ).first()
             else { return .notPending }
+            try await Self.queueDecisionEvent(.cibaDecided, decided, status: status, by: commit, in: database)
             let due = commit.now.storedMilliseconds
             try await database.raw(
                 """
@@ -172,57 +173,26 @@ extension SQLStore {
 
     // MARK: Pings
 
-    package func claimDuePings(claimant: String, now: Date, leaseUntil: Date, limit: Int) async throws -> [QueuedPing] {
-        let nowMs = now.storedMilliseconds
-        let nowSeconds = now.storedSeconds
-        return try await provider.transaction { database in
-            try await database.raw("DELETE FROM ciba_pings WHERE expires_at <= \(bind: nowSeconds)").run()
-            // Another instance's claims are skipped, not waited for (PostgreSQL; SQLite has one writer).
-            let skipLocked = database.dialect.name == "postgresql" ? "FOR UPDATE SKIP LOCKED" : ""
-            let claimed = try await database.raw(
-                """
-                UPDATE ciba_pings SET claimed_by = \(bind: claimant),
-                    claimed_until_ms = \(bind: leaseUntil.storedMilliseconds)
-                WHERE id IN (
-                    SELECT id FROM ciba_pings
-                    WHERE due_ms <= \(bind: nowMs) AND (claimed_until_ms IS NULL OR claimed_until_ms <= \(bind: nowMs))
-                    ORDER BY due_ms, id LIMIT \(bind: limit) \(unsafeRaw: skipLocked))
-                RETURNING id
-                """
-            ).all().map { try $0.string("id") }
-            guard !claimed.isEmpty else { return [] }
-            return try await database.raw(
-                """
-                SELECT p.id, p.endpoint, p.expires_at, p.attempts, r.ping_auth_req_id, r.ping_token
-                FROM ciba_pings p JOIN ciba_requests r ON r.id = p.id
-                WHERE p.id IN (\(binds: claimed))
-                ORDER BY p.due_ms, p.id
-                """
-            ).all().map { row in
-                QueuedPing(
-                    id: try row.string("id"), endpoint: try row.string("endpoint"),
-                    authRequestId: try row.string("ping_auth_req_id"), token: try row.string("ping_token"),
-                    expiresAt: try row.date("expires_at"), attempts: try row.int("attempts"))
-            }
-        }
+    package var pingOutbox: any OutboxQueue<QueuedPing> {
+        SQLOutbox(provider: provider, table: "ciba_pings", wanted: Self.wantedPings)
     }
 
-    package func finishPing(id: String, claimant: String) async throws {
-        try await provider.write { database in
-            try await database.raw("DELETE FROM ciba_pings WHERE id = \(bind: id) AND claimed_by = \(bind: claimant)")
-                .run()
-        }
-    }
-
-    package func retryPing(id: String, claimant: String, dueAt: Date) async throws {
-        try await provider.write { database in
-            try await database.raw(
-                """
-                UPDATE ciba_pings SET due_ms = \(bind: dueAt.storedMilliseconds), attempts = attempts + 1,
-                    claimed_by = NULL, claimed_until_ms = NULL
-                WHERE id = \(bind: id) AND claimed_by = \(bind: claimant)
-                """
-            ).run()
+    /// The claimed pings still wanted: those whose request has not expired.
+    private static func wantedPings(_ claimed: [String], at now: Date, in database: any SQLDatabase) async throws
+        -> [QueuedPing]
+    {
+        try await database.raw(
+            """
+            SELECT p.id, p.endpoint, p.expires_at, p.attempts, r.ping_auth_req_id, r.ping_token
+            FROM ciba_pings p JOIN ciba_requests r ON r.id = p.id
+            WHERE p.id IN (\(binds: claimed)) AND p.expires_at > \(bind: now.storedSeconds)
+            ORDER BY p.due_ms, p.id
+            """
+        ).all().map { row in
+            QueuedPing(
+                id: try row.string("id"), endpoint: try row.string("endpoint"),
+                authRequestId: try row.string("ping_auth_req_id"), token: try row.string("ping_token"),
+                expiresAt: try row.date("expires_at"), attempts: try row.int("attempts"))
         }
     }
 

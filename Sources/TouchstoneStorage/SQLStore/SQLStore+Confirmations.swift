@@ -54,14 +54,18 @@ extension SQLStore {
         return try await provider.transaction { database in
             if let refused = try await Self.hold(commit.signer, at: commit.now, in: database) { return .refused(refused) }
             let now = commit.now.storedSeconds
-            return try await database.raw(
-                """
-                UPDATE confirmations SET status = \(bind: status.rawValue), decided_at = \(bind: now),
-                    device_id = \(bind: commit.deviceId), amr = \(bind: amr), decision_digest = \(bind: decisionDigest)
-                WHERE id = \(bind: id) AND status = 'pending' AND expires_at > \(bind: now)
-                RETURNING id
-                """
-            ).first() != nil ? .recorded : .notPending
+            guard
+                let decided = try await database.raw(
+                    """
+                    UPDATE confirmations SET status = \(bind: status.rawValue), decided_at = \(bind: now),
+                        device_id = \(bind: commit.deviceId), amr = \(bind: amr), decision_digest = \(bind: decisionDigest)
+                    WHERE id = \(bind: id) AND status = 'pending' AND expires_at > \(bind: now)
+                    RETURNING user_id, client_id
+                    """
+                ).first()
+            else { return .notPending }
+            try await Self.queueDecisionEvent(.confirmationDecided, decided, status: status, by: commit, in: database)
+            return .recorded
         }
     }
 

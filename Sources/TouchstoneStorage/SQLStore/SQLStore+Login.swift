@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import TouchstoneProtocol
 
 extension SQLStore {
     package func loginParties(clientId: String, deviceId: String?) async throws -> (app: AppRecord?, device: DeviceRecord?) {
@@ -38,8 +39,18 @@ extension SQLStore {
                 try await Self.consumeChallenge(
                     login.challenge, subject: login.deviceId, purpose: login.purpose, now: login.now, in: database)
             else { return .challengeInvalid }
-            if login.reportedCompromised {
-                try await database.raw("UPDATE devices SET compromised = 1 WHERE id = \(bind: login.deviceId)").run()
+            if login.reportedCompromised,
+                let device = try await database.raw(
+                    """
+                    UPDATE devices SET compromised = 1 WHERE id = \(bind: login.deviceId) AND compromised = 0
+                    RETURNING user_id, client_id
+                    """
+                ).first()
+            {
+                let data = WebhookEventData(
+                    userId: try device.string("user_id"), deviceId: login.deviceId,
+                    clientId: try device.string("client_id"))
+                try await Self.queueWebhookEvent(.deviceCompromised, data, at: login.now, in: database)
             }
             switch login.effect {
             case .none:

@@ -4,7 +4,8 @@ import TouchstoneProtocol
 
 extension SQLStore {
     /// Leaves each notice in the inbox of every active device of its user but the one it excepts, each with an id of
-    /// its own, and the account's copy, inside the caller's transaction (that of the event).
+    /// its own, and the account's copy, and queues its webhook event, inside the caller's transaction (that of the
+    /// event).
     ///
     /// The ids are the store's own (``RecordID/random()``), not drawn from the services' random source: how many rows
     /// a notice becomes is known only here, from the devices this transaction reads, and a notice id is not a secret
@@ -35,6 +36,12 @@ extension SQLStore {
                 }
             }
             if !recipients.isEmpty { try await dropOldestNoticePushes(ofDevicesOf: notice.userId, in: database) }
+            if let event = WebhookEvent(notice: notice.event) {
+                let data = WebhookEventData(
+                    userId: notice.userId, deviceId: notice.detail.deviceId,
+                    clientId: try await clientId(ofDevice: notice.detail.deviceId, in: database), ip: notice.detail.ip)
+                try await queueWebhookEvent(event, data, at: notice.at, in: database)
+            }
         }
     }
 

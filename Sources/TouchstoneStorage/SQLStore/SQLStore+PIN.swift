@@ -1,10 +1,12 @@
 import Foundation
 import SQLKit
+import TouchstoneProtocol
 
 extension SQLStore {
     /// Applies a checked PIN inside the caller's transaction: one conditional statement that resets the count, or counts
-    /// the failure and locks at the limit, only while the device is active, unlocked and holds the checked hash. The
-    /// statement locks the device's row until commit, so a concurrent revocation comes entirely before or after.
+    /// the failure and locks at the limit (queuing `pin.locked`), only while the device is active, unlocked and holds
+    /// the checked hash. The statement locks the device's row until commit, so a concurrent revocation comes entirely
+    /// before or after.
     package static func apply(_ attempt: PINAttempt, deviceId: String, at: Date, in database: any SQLDatabase) async throws
         -> PINOutcome
     {
@@ -20,10 +22,15 @@ extension SQLStore {
             UPDATE devices SET pin_failures = pin_failures + 1,
                 pin_locked_at = CASE WHEN pin_failures + 1 >= \(bind: attempt.limit) THEN \(bind: at.storedSeconds) ELSE NULL END
             WHERE \(unchanged)
-            RETURNING pin_failures, pin_locked_at
+            RETURNING pin_failures, pin_locked_at, user_id, client_id
             """
         ).first() {
-            guard try row.optionalDate("pin_locked_at") == nil else { return .locked(now: true) }
+            guard try row.optionalDate("pin_locked_at") == nil else {
+                let data = WebhookEventData(
+                    userId: try row.string("user_id"), deviceId: deviceId, clientId: try row.string("client_id"))
+                try await queueWebhookEvent(.pinLocked, data, at: at, in: database)
+                return .locked(now: true)
+            }
             return .wrong(attemptsRemaining: max(0, attempt.limit - (try row.int("pin_failures"))))
         }
         let device = try await database.raw(

@@ -164,78 +164,37 @@ extension SQLStore {
 
     // MARK: The outbox
 
-    package func claimDuePushes(claimant: String, now: Date, leaseUntil: Date, limit: Int) async throws -> [QueuedPush] {
-        let nowMs = now.storedMilliseconds
+    package var pushOutbox: any OutboxQueue<QueuedPush> {
+        SQLOutbox(provider: provider, table: "push_outbox", wanted: Self.wantedPushes)
+    }
+
+    /// The claimed pushes still wanted: not expired, the device active and registered, the item still waiting.
+    private static func wantedPushes(_ claimed: [String], at now: Date, in database: any SQLDatabase) async throws
+        -> [QueuedPush]
+    {
         let nowSeconds = now.storedSeconds
-        return try await provider.transaction { database in
-            // Another instance's claims are skipped, not waited for (PostgreSQL; SQLite has one writer).
-            let skipLocked = database.dialect.name == "postgresql" ? "FOR UPDATE SKIP LOCKED" : ""
-            let claimed = try await database.raw(
-                """
-                UPDATE push_outbox SET claimed_by = \(bind: claimant),
-                    claimed_until_ms = \(bind: leaseUntil.storedMilliseconds)
-                WHERE id IN (
-                    SELECT id FROM push_outbox
-                    WHERE due_ms <= \(bind: nowMs) AND (claimed_until_ms IS NULL OR claimed_until_ms <= \(bind: nowMs))
-                    ORDER BY due_ms, id LIMIT \(bind: limit) \(unsafeRaw: skipLocked))
-                RETURNING id
-                """
-            ).all().map { try $0.string("id") }
-            guard !claimed.isEmpty else { return [] }
-            // What is still wanted: not expired, the device active and registered, the item still waiting.
-            let wanted = try await database.raw(
-                """
-                SELECT o.id, o.device_id, o.kind, o.item_id, o.event, o.expires_at, o.attempts, d.client_id,
-                    r.provider, r.token, r.topic, r.environment, r.registered_at
-                FROM push_outbox o
-                JOIN devices d ON d.id = o.device_id AND d.revoked_at IS NULL
-                JOIN push_registrations r ON r.device_id = o.device_id
-                WHERE o.id IN (\(binds: claimed)) AND o.expires_at > \(bind: nowSeconds) AND CASE o.kind
-                    WHEN 'confirmation' THEN EXISTS (SELECT 1 FROM confirmations c
-                        WHERE c.id = o.item_id AND c.status = 'pending' AND c.expires_at > \(bind: nowSeconds))
-                    WHEN 'web-login' THEN EXISTS (SELECT 1 FROM web_logins w
-                        WHERE w.id = o.item_id AND w.status = 'pending' AND w.expires_at > \(bind: nowSeconds))
-                    WHEN 'enrollment' THEN EXISTS (SELECT 1 FROM enrollments e
-                        WHERE e.id = o.item_id AND e.state = 'pending' AND e.pending_expires_at > \(bind: nowSeconds))
-                    WHEN 'ciba' THEN EXISTS (SELECT 1 FROM ciba_requests b
-                        WHERE b.id = o.item_id AND b.status = 'pending' AND b.expires_at > \(bind: nowSeconds))
-                    WHEN 'notice' THEN EXISTS (SELECT 1 FROM notices n
-                        WHERE n.id = o.item_id AND n.expires_at > \(bind: nowSeconds))
-                    ELSE FALSE END
-                ORDER BY o.queued_ms, o.id
-                """
-            ).all().map(Self.queuedPush)
-            let unwanted = Set(claimed).subtracting(wanted.map(\.id))
-            if !unwanted.isEmpty {
-                try await database.raw("DELETE FROM push_outbox WHERE id IN (\(binds: Array(unwanted)))").run()
-            }
-            return wanted
-        }
-    }
-
-    package func finishPush(id: String, claimant: String) async throws {
-        try await provider.write { database in
-            try await database.raw("DELETE FROM push_outbox WHERE id = \(bind: id) AND claimed_by = \(bind: claimant)")
-                .run()
-        }
-    }
-
-    package func retryPush(id: String, claimant: String, dueAt: Date) async throws {
-        try await provider.write { database in
-            try await database.raw(
-                """
-                UPDATE push_outbox SET due_ms = \(bind: dueAt.storedMilliseconds), attempts = attempts + 1,
-                    claimed_by = NULL, claimed_until_ms = NULL
-                WHERE id = \(bind: id) AND claimed_by = \(bind: claimant)
-                """
-            ).run()
-        }
-    }
-
-    package func queuedPushCount() async throws -> Int {
-        try await provider.read { database in
-            try await database.raw("SELECT COUNT(*) AS queued FROM push_outbox").first()?.int("queued") ?? 0
-        }
+        return try await database.raw(
+            """
+            SELECT o.id, o.device_id, o.kind, o.item_id, o.event, o.expires_at, o.attempts, d.client_id,
+                r.provider, r.token, r.topic, r.environment, r.registered_at
+            FROM push_outbox o
+            JOIN devices d ON d.id = o.device_id AND d.revoked_at IS NULL
+            JOIN push_registrations r ON r.device_id = o.device_id
+            WHERE o.id IN (\(binds: claimed)) AND o.expires_at > \(bind: nowSeconds) AND CASE o.kind
+                WHEN 'confirmation' THEN EXISTS (SELECT 1 FROM confirmations c
+                    WHERE c.id = o.item_id AND c.status = 'pending' AND c.expires_at > \(bind: nowSeconds))
+                WHEN 'web-login' THEN EXISTS (SELECT 1 FROM web_logins w
+                    WHERE w.id = o.item_id AND w.status = 'pending' AND w.expires_at > \(bind: nowSeconds))
+                WHEN 'enrollment' THEN EXISTS (SELECT 1 FROM enrollments e
+                    WHERE e.id = o.item_id AND e.state = 'pending' AND e.pending_expires_at > \(bind: nowSeconds))
+                WHEN 'ciba' THEN EXISTS (SELECT 1 FROM ciba_requests b
+                    WHERE b.id = o.item_id AND b.status = 'pending' AND b.expires_at > \(bind: nowSeconds))
+                WHEN 'notice' THEN EXISTS (SELECT 1 FROM notices n
+                    WHERE n.id = o.item_id AND n.expires_at > \(bind: nowSeconds))
+                ELSE FALSE END
+            ORDER BY o.queued_ms, o.id
+            """
+        ).all().map(Self.queuedPush)
     }
 
     private static func queuedPush(_ row: any SQLRow) throws -> QueuedPush {

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import TouchstoneProtocol
 
 extension SQLStore {
     package func replaceRecoveryCodes(userId: String, hashes: [String], at: Date, notice: NoticeDraft) async throws {
@@ -61,7 +62,7 @@ extension SQLStore {
     package func resetUser(userId: String, at: Date) async throws {
         let now = at.storedSeconds
         try await provider.transaction { database in
-            try await database.raw("UPDATE users SET id = id WHERE id = \(bind: userId)").run()
+            let exists = try await database.raw("UPDATE users SET id = id WHERE id = \(bind: userId) RETURNING id").first() != nil
             let devices = try await database.raw(
                 "SELECT id FROM devices WHERE user_id = \(bind: userId) AND revoked_at IS NULL ORDER BY id"
             ).all().map { try $0.string("id") }
@@ -86,6 +87,7 @@ extension SQLStore {
             try await database.raw(
                 "UPDATE recovery_codes SET used_at = \(bind: now) WHERE user_id = \(bind: userId) AND used_at IS NULL"
             ).run()
+            if exists { try await Self.queueWebhookEvent(.userReset, WebhookEventData(userId: userId), at: at, in: database) }
         }
     }
 }

@@ -21,19 +21,14 @@ package protocol CIBAStore: Sendable {
     /// after its previous one adds 5 s to the interval; every poll becomes the previous one.
     /// - Returns: whether the poll came too soon (`slow_down`).
     func pollCIBARequest(id: String, at now: Date) async throws -> Bool
-    /// In one transaction: the decider's steps (``DecisionCommit``), the decision on a pending, unexpired request and,
-    /// for a ping request of a ping client, its ping queued.
+    /// In one transaction: the decider's steps (``DecisionCommit``), the decision on a pending, unexpired request,
+    /// `ciba.decided` queued and, for a ping request of a ping client, its ping queued.
     func decideCIBARequest(id: String, status: ItemStatus, amr: [AuthenticationMethod], by commit: DecisionCommit)
         async throws -> DecisionCommit.Outcome
     /// In one transaction: marks an approved request exchanged and stores its session, for the first caller only and
     /// only while the approving device is active.
     func exchangeCIBARequest(id: String, session: SessionRecord, refreshTokenHash: String) async throws -> CIBAExchange
 
-    /// Claims up to `limit` due pings for `claimant` until `leaseUntil` (as ``PushStore/claimDuePushes``); expired
-    /// ones are deleted meanwhile.
-    func claimDuePings(claimant: String, now: Date, leaseUntil: Date, limit: Int) async throws -> [QueuedPing]
-    /// Deletes a ping that was delivered or given up, while `claimant` still holds it.
-    func finishPing(id: String, claimant: String) async throws
-    /// Puts a ping back to be tried again at `dueAt`, counting the try, while `claimant` still holds it.
-    func retryPing(id: String, claimant: String, dueAt: Date) async throws
+    /// The ping outbox. A claim returns only pings whose request has not expired; the others it deletes.
+    var pingOutbox: any OutboxQueue<QueuedPing> { get }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One CIBA ping waiting in the outbox, claimed for sending: `{"auth_req_id"}` to the client's notification endpoint
 /// with its bearer token.
-package struct QueuedPing: Sendable, Equatable {
+package struct QueuedPing: OutboxMessage, Equatable {
     /// The request's id.
     package var id: String
     package var endpoint: String

@@ -7,7 +7,7 @@ package protocol ConfirmationStore: Sendable {
     func confirmation(id: String) async throws -> ConfirmationRecord?
     func pendingConfirmations(userId: String, publisher: String, now: Date) async throws -> [ConfirmationRecord]
     /// In one transaction: the decider's steps (``DecisionCommit``), then the decision on a pending, unexpired
-    /// confirmation, keeping only the digest of the device's decision token.
+    /// confirmation, keeping only the digest of the device's decision token, and `confirmation.decided` queued.
     func decideConfirmation(
         id: String, status: ItemStatus, amr: [AuthenticationMethod], decisionDigest: String, by commit: DecisionCommit
     ) async throws -> DecisionCommit.Outcome

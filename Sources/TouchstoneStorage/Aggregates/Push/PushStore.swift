@@ -4,7 +4,7 @@ import TouchstoneProtocol
 /// Apps' push credentials, devices' registrations, and the push outbox.
 ///
 /// Pushes are queued by the stores that create inbox items, in the transaction that creates the item (one row per
-/// device the item reaches); this protocol is how they leave: claimed by one sender at a time, finished, or put back.
+/// device the item reaches); ``pushOutbox`` is how they leave: claimed by one sender at a time, finished, or put back.
 /// Every method is atomic on its own.
 package protocol PushStore: Sendable {
     /// Sets, removes or keeps each provider's credentials of the app, in one statement (a change to one provider
@@ -26,15 +26,7 @@ package protocol PushStore: Sendable {
     @discardableResult
     func removePushRegistration(deviceId: String, token: String?) async throws -> Bool
 
-    /// Claims up to `limit` due pushes for `claimant` until `leaseUntil`: unclaimed or whose claim lapsed, not
-    /// expired, whose item still waits (pending, not dismissed) and whose device is active with a registration. In one
-    /// conditional statement (`FOR UPDATE SKIP LOCKED` on PostgreSQL): two senders never claim the same push. Pushes
-    /// found no longer wanted (item decided or expired, device revoked or unregistered) are deleted meanwhile.
-    func claimDuePushes(claimant: String, now: Date, leaseUntil: Date, limit: Int) async throws -> [QueuedPush]
-    /// Deletes a push that was delivered or given up, while `claimant` still holds it.
-    func finishPush(id: String, claimant: String) async throws
-    /// Puts a push back to be tried again at `dueAt`, counting the try, while `claimant` still holds it.
-    func retryPush(id: String, claimant: String, dueAt: Date) async throws
-    /// Pushes queued and not finished, retries waiting included.
-    func queuedPushCount() async throws -> Int
+    /// The push outbox. A claim returns only pushes still wanted: not expired, whose item still waits (pending, not
+    /// dismissed) and whose device is active with a registration; the others it deletes.
+    var pushOutbox: any OutboxQueue<QueuedPush> { get }
 }

@@ -3,7 +3,7 @@ import TouchstoneProtocol
 
 /// One push waiting in the outbox, claimed for sending: the item it announces, the device it is for, and where that
 /// device's pushes go now.
-package struct QueuedPush: Sendable, Equatable {
+package struct QueuedPush: OutboxMessage, Equatable {
     package var id: String
     /// What the push names (kind, item id, device id, a notice's event).
     package var reference: PushReference

@@ -11,6 +11,6 @@ package protocol RecoveryStore: Sendable {
     func hasRecoveryCredentials(userId: String) async throws -> Bool
     /// In one transaction: revokes every device of the user (ending the sessions and provider sessions they approved),
     /// deletes their passkeys and legacy keys, ends every session and provider session, cancels every unfinished
-    /// enrolment and spends every recovery code.
+    /// enrolment and spends every recovery code; `user.reset` is queued for the webhooks.
     func resetUser(userId: String, at: Date) async throws
 }
