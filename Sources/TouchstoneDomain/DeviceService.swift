@@ -7,8 +7,8 @@ package struct DeviceService: Sendable {
     typealias Store = DeviceStore
 
     let store: any Store
-    let clock: any WallClock
     let auditor: Auditor
+    let revocation: DeviceRevocation
 
     /// `GET /v1/devices`: the caller's active devices.
     package func list(_ identity: AccessIdentity) async throws -> DeviceList {
@@ -28,14 +28,7 @@ package struct DeviceService: Sendable {
             .deviceRevoke, userId: identity.userId, deviceId: deviceId, clientId: identity.claims.aud, ip: ip
         ) {
             let device = try await ownDevice(deviceId, of: identity)
-            let now = clock.now()
-            _ = try await store.revokeDevice(
-                id: device.id, reason: "deleted by user", at: now,
-                notices: [
-                    SecurityNotices.draft(
-                        .deviceRemoved, userId: device.userId, device: device, actingDevice: identity.deviceId, ip: ip,
-                        at: now)
-                ])
+            _ = try await revocation.revoke(device, reason: "deleted by user", actingDevice: identity.deviceId, ip: ip)
         }
     }
 

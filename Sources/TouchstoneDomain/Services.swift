@@ -61,7 +61,8 @@ package struct Services: Sendable {
             store: store, clock: clock, accountClientId: settings.accountClientId, auditor: auditor,
             proofs: DeviceProofCheck(devices: store, gate: gate, issuer: settings.issuer),
             accessTokens: accessTokens, sessionIssuer: sessionIssuer)
-        devices = DeviceService(store: store, clock: clock, auditor: auditor)
+        let revocation = DeviceRevocation(store: store, clock: clock)
+        devices = DeviceService(store: store, auditor: auditor, revocation: revocation)
         stepUp = StepUpService(
             store: store, clock: clock, hasher: hasher, auditor: auditor, passwords: passwords,
             sessionIssuer: sessionIssuer)

@@ -78,10 +78,16 @@ package struct SessionService: Sendable {
     /// `GET /v1/sessions`: the user's live sessions (not ended, within their app's maximum lifetime and inactivity
     /// timeout), oldest first.
     package func list(_ identity: AccessIdentity) async throws -> SessionList {
-        let now = clock.now()
+        try await Self.liveSessions(of: identity.userId, current: identity.session.id, store: store, at: clock.now())
+    }
+
+    /// The user's live sessions, oldest first, as `GET /v1/sessions` lists them; the admin API's list too.
+    /// - Parameter current: the caller's own session, which the list marks.
+    static func liveSessions(of userId: String, current: String?, store: any SessionStore & AppStore, at now: Date)
+        async throws -> SessionList
+    {
         // No app's inactivity timeout is longer than a day (admin app create refuses more).
-        let candidates = try await store.unendedSessions(
-            userId: identity.userId, activeSince: now - Self.longestInactivity)
+        let candidates = try await store.unendedSessions(userId: userId, activeSince: now - Self.longestInactivity)
         var policies: [String: AppPolicy] = [:]
         var sessions: [SessionSummary] = []
         for session in candidates {
@@ -93,7 +99,7 @@ package struct SessionService: Sendable {
                 SessionSummary(
                     sessionId: session.id, clientId: session.clientId, deviceId: session.deviceId, amr: session.amr,
                     acr: session.acr, createdAt: session.createdAt, lastActivityAt: session.lastActivityAt,
-                    ip: session.ip, current: session.id == identity.session.id))
+                    ip: session.ip, current: session.id == current))
         }
         return SessionList(sessions: sessions)
     }

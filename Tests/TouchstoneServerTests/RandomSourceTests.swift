@@ -61,18 +61,19 @@ import TouchstoneTestSupport
                 database: try DatabaseLocation(database, poolSize: 2), clock: ManualClock(),
                 random: SeededRandom(seed: 30), logger: Self.logger
             ) { admin in
-                let secret = try await admin.saveApp(
+                let secret = try await admin.apps.save(
                     AppPolicy(clientId: "shop", publisher: "shops"),
                     client: OIDCClientRegistration(
                         clientId: "shop", name: nil, redirectURIs: ["https://shop.example/cb"],
-                        postLogoutRedirectURIs: [], confidential: true, idTokenAlgorithm: "ES256"))
-                return (secret, try await admin.createAPIKey(clientId: "shop"))
+                        postLogoutRedirectURIs: [], confidential: true, idTokenAlgorithm: "ES256"),
+                    by: .commandLine)
+                return (secret, try await admin.apps.createAPIKey("shop", by: .commandLine))
             }
         }
         let expected = SeededRandom(seed: 30)
         #expect(secret == expected.token())
-        #expect(apiKey.id == expected.recordID())
-        #expect(apiKey.key == "tsk_" + expected.token())
+        #expect(apiKey.keyId == expected.recordID())
+        #expect(apiKey.apiKey == "tsk_" + expected.token())
     }
 
     private static var logger: Logger {
