@@ -1,4 +1,5 @@
 import TouchstoneCrypto
+import TouchstoneProtocol
 
 /// The domain's services, each built once at start-up from one environment and shared by every request. This is where
 /// they are wired: every service is given the store protocols and the collaborators it uses, and none builds another.
@@ -21,6 +22,8 @@ package struct Services: Sendable {
     package let provider: ProviderService
     package let tokenEndpoint: TokenEndpointService
     package let recovery: RecoveryService
+    /// Where security events are delivered (the admin API's webhooks).
+    package let webhooks: WebhookService
     /// The administrators' operations (the admin API's and `touchstone admin`'s).
     package let admin: AdminServices
     /// Makes sessions and signs their access tokens, for every service that opens one.
@@ -92,6 +95,9 @@ package struct Services: Sendable {
             accessTokenLifetime: settings.accessTokenLifetime, signer: signer, metrics: metrics, auditor: auditor,
             clients: clients, accessTokens: accessTokens, sessionIssuer: sessionIssuer)
         recovery = RecoveryService(store: store, clock: clock, random: random, auditor: auditor)
+        webhooks = WebhookService(
+            store: store, clock: clock, random: random, resolver: SystemHostResolver(),
+            audit: AdminAudit(store: store, clock: clock))
         admin = AdminServices(store: store, clock: clock, random: random)
     }
 }

@@ -66,4 +66,7 @@ public struct AuditEventType: RawRepresentable, Hashable, Sendable, Codable, Cus
     public static let adminOIDCClientSecret = Self(rawValue: "admin.oidc_client.secret")
     public static let adminTokenCreate = Self(rawValue: "admin.token.create")
     public static let adminTokenRevoke = Self(rawValue: "admin.token.revoke")
+    public static let adminWebhookCreate = Self(rawValue: "admin.webhook.create")
+    public static let adminWebhookDelete = Self(rawValue: "admin.webhook.delete")
+    public static let adminWebhookTest = Self(rawValue: "admin.webhook.test")
 }
