@@ -43,18 +43,21 @@ struct APNsClient: Sendable {
         let origin =
             push.registration.environment == .development ? endpoints.apnsDevelopment : endpoints.apnsProduction
         let notice = push.reference.kind == .notice
-        let exchange = await connection.post(
-            origin + "/3/device/" + PercentEncoding.unreserved(push.registration.token),
-            headers: [
-                ("authorization", "bearer " + providerToken),
-                ("apns-topic", topic),
-                ("apns-push-type", "alert"),
-                ("apns-priority", notice ? "5" : "10"),
-                ("apns-expiration", String(Int64(push.keptUntil(triedAt: clock()).timeIntervalSince1970.rounded(.down)))),
-                ("apns-collapse-id", push.reference.id),
-            ],
-            json: APNsPayload(push.reference))
-        return Self.attempt(exchange)
+        return await OutboundSpan.around(.apns, url: origin) { span in
+            let exchange = await connection.post(
+                origin + "/3/device/" + PercentEncoding.unreserved(push.registration.token),
+                headers: [
+                    ("authorization", "bearer " + providerToken),
+                    ("apns-topic", topic),
+                    ("apns-push-type", "alert"),
+                    ("apns-priority", notice ? "5" : "10"),
+                    ("apns-expiration", String(Int64(push.keptUntil(triedAt: clock()).timeIntervalSince1970.rounded(.down)))),
+                    ("apns-collapse-id", push.reference.id),
+                ],
+                json: APNsPayload(push.reference))
+            span.recordAnswer(exchange)
+            return Self.attempt(exchange)
+        }
     }
 
     /// APNs' answer as the outbox acts on it.

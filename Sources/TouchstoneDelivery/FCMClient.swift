@@ -38,10 +38,13 @@ struct FCMClient: Sendable {
     }
 
     private func attempt(_ push: QueuedPush, account: FCMServiceAccount, accessToken: String) async -> Attempt {
-        let exchange = await connection.post(
-            endpoints.fcm + "/v1/projects/" + PercentEncoding.unreserved(account.projectId) + "/messages:send",
-            headers: [("authorization", "Bearer " + accessToken)], json: FCMMessage(push, now: clock()))
-        return Self.attempt(exchange)
+        await OutboundSpan.around(.fcm, url: endpoints.fcm) { span in
+            let exchange = await connection.post(
+                endpoints.fcm + "/v1/projects/" + PercentEncoding.unreserved(account.projectId) + "/messages:send",
+                headers: [("authorization", "Bearer " + accessToken)], json: FCMMessage(push, now: clock()))
+            span.recordAnswer(exchange)
+            return Self.attempt(exchange)
+        }
     }
 
     /// FCM's answer as the outbox acts on it.

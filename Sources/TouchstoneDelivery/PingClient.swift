@@ -24,7 +24,8 @@ package final class PingClient: PingGateway {
         http = HTTPClient(
             eventLoopGroup: HTTPClient.defaultEventLoopGroup,
             configuration: HTTPClient.Configuration(
-                redirectConfiguration: .disallow, timeout: HTTPClient.Configuration.Timeout(connect: timeout, read: timeout)))
+                redirectConfiguration: .disallow, timeout: HTTPClient.Configuration.Timeout(connect: timeout, read: timeout)
+            ).untraced())
         self.answerTimeout = answerTimeout
     }
 
@@ -38,12 +39,16 @@ package final class PingClient: PingGateway {
             return .failed(reason: "the body cannot be encoded")
         }
         request.body = .bytes(ByteBuffer(bytes: body))
-        do {
-            let response = try await http.execute(request, deadline: NIODeadline.now() + TimeAmount(answerTimeout))
-            _ = try await response.body.collect(upTo: 64 * 1024)
-            return PingAnswer(status: Int(response.status.code))
-        } catch {
-            return .retry(reason: "no answer (\(type(of: error)))")
+        return await OutboundSpan.around(.ping, url: ping.endpoint) { span in
+            do {
+                let response = try await http.execute(request, deadline: NIODeadline.now() + TimeAmount(answerTimeout))
+                _ = try await response.body.collect(upTo: 64 * 1024)
+                span.recordAnswer(status: Int(response.status.code))
+                return PingAnswer(status: Int(response.status.code))
+            } catch {
+                span.recordAnswer(status: nil)
+                return .retry(reason: "no answer (\(type(of: error)))")
+            }
         }
     }
 

@@ -33,7 +33,7 @@ package final class PushClients: PushGateway {
             tlsConfiguration: tls, redirectConfiguration: .disallow,
             timeout: HTTPClient.Configuration.Timeout(connect: timeout, read: timeout))
         configuration.httpVersion = .automatic
-        http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration.untraced())
         let connection = PushConnection(http: http, answerTimeout: answerTimeout)
         apns = APNsClient(connection: connection, endpoints: endpoints, providerTokens: APNsProviderTokens(), clock: clock)
         fcm = FCMClient(

@@ -9,6 +9,8 @@ package enum TouchstoneRouter {
     package static func build(services: Services, web: WebController) -> Router<TouchstoneRequestContext> {
         let settings = services.environment.settings
         let router = Router(context: TouchstoneRequestContext.self)
+        // First, so that its span covers every other middleware and is the parent of all the request's spans.
+        router.add(middleware: RequestSpanMiddleware())
         router.add(middleware: RequestIdMiddleware())
         router.add(middleware: MetricsMiddleware(factory: services.environment.metrics.factory))
         router.add(middleware: RequestLogMiddleware())

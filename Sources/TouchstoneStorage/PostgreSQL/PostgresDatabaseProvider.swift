@@ -114,10 +114,15 @@ package final class PostgresDatabaseProvider: SQLDatabaseProvider {
     package var writesSeveralTablesInOneStatement: Bool { true }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await read(body)
+        try await TransactionSpan.around(.postgresql) { try await read(body) }
     }
 
     package func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await TransactionSpan.around(.postgresql) { try await transactionStep(body) }
+    }
+
+    /// One transaction on a connection of the pool, bounded as every step is (``bounded(_:)``).
+    private func transactionStep<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await bounded { leased in
             do {
                 let start = ContinuousClock.now

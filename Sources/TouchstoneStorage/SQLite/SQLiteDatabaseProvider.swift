@@ -63,12 +63,12 @@ package final class SQLiteDatabaseProvider: SQLDatabaseProvider {
     }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await writer.transaction(body)
+        try await TransactionSpan.around(.sqlite) { try await writer.transaction(body) }
     }
 
     /// Runs `body` in a savepoint of the writer's next batch; returns once the batch is on disk.
     package func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await writer.transaction(body)
+        try await TransactionSpan.around(.sqlite) { try await writer.transaction(body) }
     }
 
     /// SQLite transactions already exclude each other (one writer).
