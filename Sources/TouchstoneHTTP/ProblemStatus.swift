@@ -58,6 +58,7 @@ enum ProblemStatus {
 
         .stepUpRequired: (403, "Confirm with your password first (step-up)."),
         .insufficientAuthentication: (403, "This session's authentication is not enough for this request."),
+        .insufficientScope: (403, "This admin token's scope does not allow changes."),
 
         .txnMismatch: (400, "The decision does not commit to this transaction."),
         .alreadyDecided: (409, "This request was already decided."),

@@ -9,7 +9,7 @@ extension Request {
     /// Decodes a JSON body of at most 64 KiB: 413 when larger, 400 `invalid_request` when malformed.
     /// - Parameter allowingEmpty: decode an empty body as `{}` (for endpoints whose body has only optional fields).
     func decodeBody<T: Decodable>(
-        _ type: T.Type, context: TouchstoneRequestContext, allowingEmpty: Bool = false
+        _ type: T.Type, context: some RequestContext, allowingEmpty: Bool = false
     ) async throws -> T {
         var buffer: ByteBuffer
         do {

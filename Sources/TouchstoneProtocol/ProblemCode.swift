@@ -54,6 +54,8 @@ public struct ProblemCode: RawRepresentable, Hashable, Sendable, Codable, Custom
 
     public static let stepUpRequired = Self(rawValue: "step_up_required")
     public static let insufficientAuthentication = Self(rawValue: "insufficient_authentication")
+    /// An admin token of scope `read` asked for a change (PROTOCOL "Administration API").
+    public static let insufficientScope = Self(rawValue: "insufficient_scope")
 
     public static let txnMismatch = Self(rawValue: "txn_mismatch")
     public static let alreadyDecided = Self(rawValue: "already_decided")

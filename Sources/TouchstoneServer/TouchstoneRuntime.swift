@@ -125,8 +125,8 @@ public final class TouchstoneRuntime: Sendable {
         TouchstoneRouter.build(services: services, web: web)
     }
 
-    /// Runs the server as `touchstone serve` does, until SIGTERM or SIGINT: the HTTP application, and the metrics
-    /// listener when `metricsPort` is set.
+    /// Runs the server as `touchstone serve` does, until SIGTERM or SIGINT: the HTTP application, the metrics
+    /// listener when `metricsPort` is set, and the admin API's when `adminPort` is.
     ///
     /// On a signal the server stops accepting connections and closes idle ones, long polls answer at once with what
     /// they have, requests in flight finish (for 10 s at most, after which they are cancelled), then the database
@@ -136,7 +136,7 @@ public final class TouchstoneRuntime: Sendable {
     /// - Parameter reservation: the port `port` names, held since `serve --port 0` picked it; released just before the
     ///   server binds it.
     public func serve(
-        host: String, port: Int, metricsPort: Int?, reservation: PortReservation? = nil,
+        host: String, port: Int, metricsPort: Int?, adminPort: Int? = nil, reservation: PortReservation? = nil,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         // Stopped in the reverse order: the notice first, so that long polls end before the server waits for them.
@@ -154,6 +154,13 @@ public final class TouchstoneRuntime: Sendable {
                     service: Listener(
                         application: metricsApplication(host: host, port: metricsPort),
                         address: "\(host):\(metricsPort) (--metrics-port)", notice: notice)))
+        }
+        if let adminPort {
+            services.append(
+                .init(
+                    service: Listener(
+                        application: adminApplication(host: host, port: adminPort),
+                        address: "\(host):\(adminPort) (--admin-port)", notice: notice)))
         }
         services.append(.init(service: ShutdownNoticeService(notice: notice)))
         var configuration = ServiceGroupConfiguration(
@@ -189,6 +196,24 @@ public final class TouchstoneRuntime: Sendable {
         return Application(
             router: router, configuration: .init(address: .hostname(host, port: port), serverName: "touchstone-metrics"),
             logger: environment.logger)
+    }
+
+    /// The router of the admin API (`/admin/v1/*`, admin tokens).
+    public func adminRouter() -> Router<AdminRequestContext> {
+        AdminRouter.build(services: services)
+    }
+
+    /// The admin API on a listener of its own, never on the public port; it binds once the database is ready.
+    private func adminApplication(host: String, port: Int) -> some ApplicationProtocol {
+        var application = Application(
+            router: adminRouter(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "touchstone-admin"),
+            logger: environment.logger)
+        let ready = prepared.waiter()
+        application.beforeServerStarts {
+            for await _ in ready {}
+        }
+        return application
     }
 
     /// The HTTP application: the database, the housekeeping loop and the server, started in this order and stopped
@@ -227,7 +252,7 @@ public final class TouchstoneRuntime: Sendable {
     }
 }
 
-/// One HTTP application of ``TouchstoneRuntime/serve(host:port:metricsPort:reservation:onServerRunning:)``: its error
+/// One HTTP application of ``TouchstoneRuntime/serve(host:port:metricsPort:adminPort:reservation:onServerRunning:)``: its error
 /// before the server was asked to stop — a port that cannot be bound, a database that cannot be readied — ends the
 /// server as a ``ListenerFailure``, never as a stop asked for.
 private struct Listener<Application: ApplicationProtocol>: Service {

@@ -5,6 +5,7 @@ import Logging
 import TouchstoneDomain
 import TouchstoneDelivery
 import TouchstoneServer
+import TouchstoneStorage
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the token server.")
@@ -49,6 +50,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Serve GET /metrics (Prometheus) on this port of --host, apart from the public port.")
     var metricsPort: Int?
 
+    @Option(help: "Serve the admin API (/admin/v1, admin tokens) on this port of --host, apart from the public port.")
+    var adminPort: Int?
+
     @Option(help: "Google's Android key attestation status list (JSON): chains with a revoked certificate are refused.")
     var androidAttestationStatus: String?
 
@@ -88,6 +92,14 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("--metrics-port must differ from --port: metrics are never served on the public port")
             }
         }
+        if let adminPort {
+            // One line, as a bad setting is (a ValidationError would add the usage).
+            guard (0...65535).contains(adminPort) else { throw ConfigurationError("--admin-port takes a port number") }
+            guard adminPort == 0 || (adminPort != port && adminPort != metricsPort) else {
+                throw ConfigurationError(
+                    "--admin-port must differ from --port and --metrics-port: the admin API is served on a listener of its own")
+            }
+        }
         // `--port 0` takes a free port, which the default issuer (and so the RP ID and origin) names: it is picked now,
         // before anything is built from the issuer, and held until the server binds it.
         let reservation = port == 0 ? try await PortReservation(host: host) : nil
@@ -121,7 +133,7 @@ struct Serve: AsyncParsableCommand {
             database: try database.location(), settings: settings, push: push, logger: logger)
         let host = host
         let issuer = settings.issuer
-        try await runtime.serve(host: host, port: port, metricsPort: metricsPort, reservation: reservation) { boundPort in
+        try await runtime.serve(host: host, port: port, metricsPort: metricsPort, adminPort: adminPort, reservation: reservation) { boundPort in
             FileHandle.standardOutput.write(Data("touchstone serving http://\(host):\(boundPort) (issuer \(issuer))\n".utf8))
         }
     }
