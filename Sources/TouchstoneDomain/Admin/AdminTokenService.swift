@@ -31,7 +31,7 @@ package struct AdminTokenService: Sendable {
         return CreatedAdminToken(name: name, scope: scope, token: token)
     }
 
-    /// Every token, revoked ones included, oldest first; never the tokens themselves.
+    /// Every token, revoked ones included, by name and then oldest first; never the tokens themselves.
     package func list() async throws -> [AdminTokenView] {
         try await store.adminTokens().map { record in
             AdminTokenView(

@@ -18,7 +18,7 @@ extension SQLStore {
     package func adminTokens() async throws -> [AdminTokenRecord] {
         try await provider.read { database in
             try await database.raw(
-                "SELECT \(unsafeRaw: Self.adminTokenColumns) FROM admin_tokens ORDER BY created_at, id"
+                "SELECT \(unsafeRaw: Self.adminTokenColumns) FROM admin_tokens ORDER BY name, created_at, id"
             ).all().map(Self.adminToken)
         }
     }

@@ -8,7 +8,7 @@ extension SQLStore {
         case .username(let username): conditions.append("username = \(bind: username)")
         // By characters, not LIKE: `%` and `_` in the prefix are themselves.
         case .prefix(let prefix):
-            conditions.append("substr(username, 1, \(bind: prefix.count)) = \(bind: prefix)")
+            conditions.append("substr(username, 1, CAST(\(bind: prefix.count) AS INTEGER)) = \(bind: prefix)")
         }
         if let after { conditions.append("username > \(bind: after)") }
         let clause: SQLQueryString =

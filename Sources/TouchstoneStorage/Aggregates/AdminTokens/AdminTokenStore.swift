@@ -4,7 +4,7 @@ import Foundation
 package protocol AdminTokenStore: Sendable {
     /// Stores a new token; `false` (nothing stored) when a live token already has its name.
     func createAdminToken(_ token: AdminTokenRecord, hash: String) async throws -> Bool
-    /// Every token, revoked ones included, oldest first.
+    /// Every token, revoked ones included, by name, then oldest first.
     func adminTokens() async throws -> [AdminTokenRecord]
     /// The live token with this SHA-256, after recording that it was used at `at`; `nil` for none.
     func useAdminToken(hash: String, at: Date) async throws -> AdminTokenRecord?
