@@ -5,8 +5,8 @@ import NIOPosix
 /// until the server binds it: so that `serve --port 0` knows its port, and so its default issuer
 /// `http://localhost:PORT`, before anything is built from the issuer.
 ///
-/// ``TouchstoneRuntime/serve(host:port:metricsPort:reservation:onServerRunning:)`` releases it as the last step before
-/// the server binds the same address and port.
+/// ``TouchstoneRuntime/serve(host:port:metricsPort:adminPort:traces:reservation:onServerRunning:)`` releases it as the
+/// last step before the server binds the same address and port.
 public struct PortReservation: Sendable {
     /// The port held.
     public let port: Int

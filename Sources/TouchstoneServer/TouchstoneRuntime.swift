@@ -135,13 +135,16 @@ public final class TouchstoneRuntime: Sendable {
     ///   database that cannot be readied.
     /// - Parameter reservation: the port `port` names, held since `serve --port 0` picked it; released just before the
     ///   server binds it.
+    /// - Parameter traces: the export of `serve --otel-endpoint` (``TraceExport``), run with the server.
     public func serve(
-        host: String, port: Int, metricsPort: Int?, adminPort: Int? = nil, reservation: PortReservation? = nil,
-        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        host: String, port: Int, metricsPort: Int?, adminPort: Int? = nil, traces: TraceExport? = nil,
+        reservation: PortReservation? = nil, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
-        // Stopped in the reverse order: the notice first, so that long polls end before the server waits for them.
+        // Stopped in the reverse order: the notice first, so that long polls end before the server waits for them, and
+        // the trace export last, so that it sends the spans of the last requests.
         let notice = environment.shutdown
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = traces.map { [.init(service: $0.service)] } ?? []
+        services += [
             .init(
                 service: Listener(
                     application: application(
@@ -252,9 +255,10 @@ public final class TouchstoneRuntime: Sendable {
     }
 }
 
-/// One HTTP application of ``TouchstoneRuntime/serve(host:port:metricsPort:adminPort:reservation:onServerRunning:)``: its error
-/// before the server was asked to stop — a port that cannot be bound, a database that cannot be readied — ends the
-/// server as a ``ListenerFailure``, never as a stop asked for.
+/// One HTTP application of
+/// ``TouchstoneRuntime/serve(host:port:metricsPort:adminPort:traces:reservation:onServerRunning:)``: its error before
+/// the server was asked to stop — a port that cannot be bound, a database that cannot be readied — ends the server as
+/// a ``ListenerFailure``, never as a stop asked for.
 private struct Listener<Application: ApplicationProtocol>: Service {
     let application: Application
     /// `host:port (--option)`, for the reason.

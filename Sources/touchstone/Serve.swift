@@ -84,6 +84,11 @@ struct Serve: AsyncParsableCommand {
         discussion: "For tests only: whoever holds such a root can read every push and OAuth assertion."))
     var insecurePushCA: String?
 
+    @Option(help: ArgumentHelp(
+        "Export OpenTelemetry traces over OTLP/HTTP (protobuf) to this URL: POST URL/v1/traces.",
+        discussion: "Without it no span is recorded or sent."))
+    var otelEndpoint: String?
+
     func run() async throws {
         let logger = CLILog.makeLogger("touchstone.serve")
         if let metricsPort {
@@ -129,11 +134,14 @@ struct Serve: AsyncParsableCommand {
         where value != nil {
             logger.warning("pushes are sent or trusted outside Apple's and Google's hosts: for tests only (\(flag))")
         }
+        let traces = try otelEndpoint.map { try TraceExport.bootstrap(endpoint: $0, logger: logger) }
         let runtime = try await TouchstoneRuntime.open(
             database: try database.location(), settings: settings, push: push, logger: logger)
         let host = host
         let issuer = settings.issuer
-        try await runtime.serve(host: host, port: port, metricsPort: metricsPort, adminPort: adminPort, reservation: reservation) { boundPort in
+        try await runtime.serve(
+            host: host, port: port, metricsPort: metricsPort, adminPort: adminPort, traces: traces, reservation: reservation
+        ) { boundPort in
             FileHandle.standardOutput.write(Data("touchstone serving http://\(host):\(boundPort) (issuer \(issuer))\n".utf8))
         }
     }
