@@ -61,6 +61,9 @@ import Testing
         ReleasedStep(
             version: 14, name: "admin_tokens",
             statementsSHA256: "5d287e9cc362611139ef47a09e8f4444f00e9374681e2481d94ec1ea4c71dda3"),
+        ReleasedStep(
+            version: 15, name: "webhooks",
+            statementsSHA256: "eb1da64ecd637af19d245100ecd06c28f7b332ed4ce72be459085c0046d7cb1e"),
     ]
 
     static func pin(_ migration: Migration) -> ReleasedStep {

@@ -36,6 +36,18 @@ import TouchstoneProtocol
             audit: AdminAudit(store: h.store, clock: h.clock))
     }
 
+    /// Creating a webhook for `url` is refused with `invalid_request` and stores nothing.
+    static func expectRefused(_ url: String) async throws {
+        try await Harness.run { h in
+            let refusal = await Self.refusal {
+                _ = try await Self.service(h).create(WebhookInput(url: url, events: ["pin.locked"]), by: Self.operations)
+            }
+            let stored = try await h.store.webhooks()
+            #expect(refusal?.code == .invalidRequest)
+            #expect(stored.isEmpty)
+        }
+    }
+
     static func refusal(_ body: () async throws -> Void) async -> ProblemError? {
         do {
             try await body()
@@ -68,26 +80,12 @@ import TouchstoneProtocol
         "https://hooks.example.com/" + String(repeating: "a", count: 2_048),
     ])
     func aURLThatIsNotHTTPSOrHTTPOnLocalhostIsRefused(_ url: String) async throws {
-        try await Harness.run { h in
-            let refusal = await Self.refusal {
-                _ = try await Self.service(h).create(WebhookInput(url: url, events: ["pin.locked"]), by: Self.operations)
-            }
-            let stored = try await h.store.webhooks()
-            #expect(refusal?.code == .invalidRequest)
-            #expect(stored.isEmpty)
-        }
+        try await Self.expectRefused(url)
     }
 
     @Test(arguments: ["https://metadata.example/latest", "https://v6.example/", "https://mapped.example/x"])
     func aHostResolvingToALinkLocalAddressIsRefused(_ url: String) async throws {
-        try await Harness.run { h in
-            let refusal = await Self.refusal {
-                _ = try await Self.service(h).create(WebhookInput(url: url, events: ["pin.locked"]), by: Self.operations)
-            }
-            let stored = try await h.store.webhooks()
-            #expect(refusal?.code == .invalidRequest)
-            #expect(stored.isEmpty)
-        }
+        try await Self.expectRefused(url)
     }
 
     @Test func httpsAnywhereHTTPOnLocalhostAndAHostThatDoesNotResolveYetAreTaken() async throws {
