@@ -85,7 +85,7 @@ import TouchstoneTestSupport
     }
 
     @Test func everyAdminEndpointIsDocumentedAndRouted() async throws {
-        let documented = AdminHarness.documentedOperations()
+        let documented = EndpointTableTests.documentedOperations(in: AdminRouter.openAPIDocument)
         let table = Set(AdminEndpoint.all.map(\.description))
         #expect(table == documented, "routed only: \(table.subtracting(documented)); documented only: \(documented.subtracting(table))")
         try await AdminHarness.run { h, admin in
@@ -157,6 +157,19 @@ import TouchstoneTestSupport
             #expect(try await admin.send(.delete, "/admin/v1/apps/com.example.shop", token: token).status == .noContent)
             try h.expectProblem(try await admin.send(.get, "/admin/v1/apps/com.example.shop", token: token), 404, .appNotFound)
             try h.expectProblem(try await h.send(.get, "/v1/apps/com.example.shop/policy"), 404, .appNotFound)
+        }
+    }
+
+    @Test func anIdIsReadPercentDecodedFromThePath() async throws {
+        try await AdminHarness.run { h, admin in
+            let token = try await admin.token()
+            let created = try await admin.send(.post, "/admin/v1/apps", raw: #"{"clientId":"shop app/ä?","publisher":"shop"}"#, token: token)
+            #expect(created.status == .created)
+            let path = "/admin/v1/apps/" + PercentEncoding.unreserved("shop app/ä?")
+            let read = try admin.json(try await admin.send(.get, path, token: token))
+            #expect(read["clientId"] as? String == "shop app/ä?")
+            #expect(try await admin.send(.post, path + "/api-keys", token: token).status == .created)
+            #expect(try await admin.send(.delete, path, token: token).status == .noContent)
         }
     }
 
@@ -245,7 +258,7 @@ import TouchstoneTestSupport
             var cursor: String?
             var pages = 0
             repeat {
-                let query = "/admin/v1/users?prefix=user&limit=2" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let query = "/admin/v1/users?prefix=user&limit=2" + (cursor.map { "&cursor=" + PercentEncoding.unreserved($0) } ?? "")
                 let page = try admin.json(try await admin.send(.get, query, token: token))
                 #expect(Set(page.keys) == ["users", "next"])
                 let users = try #require(page["users"] as? [[String: Any]])
@@ -390,7 +403,7 @@ import TouchstoneTestSupport
             var types: [String] = []
             var cursor: String?
             repeat {
-                let query = "/admin/v1/audit?limit=1&since=\(since)" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let query = "/admin/v1/audit?limit=1&since=\(since)" + (cursor.map { "&cursor=" + PercentEncoding.unreserved($0) } ?? "")
                 let page = try admin.json(try await admin.send(.get, query, token: reader))
                 types += (page["events"] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String }
                 cursor = page["next"] as? String
@@ -484,44 +497,20 @@ struct AdminHarness {
         try await harness.runtime.services.admin.tokens.create(name: name, scope: scope, by: .commandLine).token
     }
 
-    /// Sends a request, with `Authorization: Bearer <token>` when a token is given.
+    /// Sends a request with the JSON text `raw` as its body, and `Authorization: Bearer <token>` when a token is given.
     @discardableResult
-    func send(
-        _ method: HTTPRequest.Method, _ path: String, json: (any Encodable)? = nil, raw: String? = nil,
-        token: String? = nil
-    ) async throws -> TestResponse {
+    func send(_ method: HTTPRequest.Method, _ path: String, raw: String? = nil, token: String? = nil) async throws
+        -> TestResponse
+    {
         var headers: HTTPFields = [:]
         if let token {
             headers[.authorization] = "Bearer \(token)"
         }
-        var body: ByteBuffer?
-        if let json {
-            body = ByteBuffer(bytes: try WireCoding.encoder().encode(json))
-        } else if let raw {
-            body = ByteBuffer(string: raw)
-        }
-        return try await client.execute(uri: path, method: method, headers: headers, body: body)
+        return try await client.execute(uri: path, method: method, headers: headers, body: raw.map { ByteBuffer(string: $0) })
     }
 
     /// The answer's JSON object.
     func json(_ response: TestResponse) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any], "\(response)")
-    }
-
-    /// The operations of `admin-openapi.yaml`: each path key with the methods under it.
-    static func documentedOperations() -> Set<String> {
-        var operations: Set<String> = []
-        var path: String?
-        for line in AdminRouter.openAPIDocument.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("  /"), line.hasSuffix(":") {
-                path = String(line.dropFirst(2).dropLast())
-            } else if !line.hasPrefix("    ") {
-                path = nil
-            } else if let path, !line.hasPrefix("     "), line.hasSuffix(":") {
-                let method = line.trimmingCharacters(in: .whitespaces).dropLast().uppercased()
-                if ["GET", "POST", "PUT", "DELETE", "PATCH"].contains(method) { operations.insert("\(method) \(path)") }
-            }
-        }
-        return operations
     }
 }

@@ -12,11 +12,12 @@ import TouchstoneProtocol
 /// The protocol's endpoint table (`Endpoint.all`), which the server, the SDK and the bench use, against what the
 /// server documents and routes.
 @Suite struct EndpointTableTests {
-    /// The operations of `openapi.yaml`: each path key with the methods under it.
-    static func documentedOperations() -> Set<String> {
+    /// The operations of `openapi.yaml` (or another document, `admin-openapi.yaml`): each path key with the methods
+    /// under it.
+    static func documentedOperations(in document: String = TouchstoneRouter.openAPIDocument) -> Set<String> {
         var operations: Set<String> = []
         var path: String?
-        for line in TouchstoneRouter.openAPIDocument.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in document.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("  /"), line.hasSuffix(":") {
                 path = String(line.dropFirst(2).dropLast())
             } else if line.hasPrefix("  "), !line.hasPrefix("   "), !line.hasPrefix("  /") {
