@@ -6,7 +6,7 @@ import TouchstoneStorage
 /// Apps, their policies, OpenID Connect registrations, push credentials and API keys, for administrators. Everything a
 /// change carries is checked before anything is stored.
 package struct AdminAppService: Sendable {
-    typealias Store = AppStore & ProviderStore & CIBAStore & PushStore & AppRemovalStore & AuditStore
+    typealias Store = AppStore & ProviderStore & CIBAStore & PushStore & AdminAppStore & AuditStore
 
     let store: any Store
     let clock: any WallClock
@@ -32,8 +32,9 @@ package struct AdminAppService: Sendable {
 
     /// A new app (`POST /admin/v1/apps`), with `redirectUris` an OpenID Connect client too; a confidential client's
     /// secret is in the answer, once.
-    /// - Throws: `invalid_request` for an app that exists, a policy out of range, a registration the provider cannot
-    ///   use, or client members without `redirectUris`.
+    /// - Throws: `invalid_request` for an app that exists (the client id is claimed by the insert itself, so two
+    ///   creations of one id cannot both succeed), a policy out of range, a registration the provider cannot use, or
+    ///   client members without `redirectUris`.
     package func create(_ input: AdminAppInput, by caller: AdminCaller) async throws -> AdminApp {
         try caller.require(.write)
         let policy = (input.policy ?? AdminPolicyInput()).applied(
@@ -50,12 +51,20 @@ package struct AdminAppService: Sendable {
             throw ProblemError.invalidRequest("name, postLogoutRedirectUris, clientSecret and idTokenAlg need redirectUris")
         }
         try AppPolicyRules.check(policy)
-        guard try await store.app(clientId: input.clientId) == nil else {
-            throw ProblemError.invalidRequest("an app \(input.clientId) exists already")
+        let registration = try refusingConfiguration { try client.map { try $0.record(random: random) } }
+        let attested = try refusingConfiguration { try AttestationRegistration().record(requirement: policy.attestation) }
+        guard
+            try await store.createApp(
+                AppRecord(clientId: policy.clientId, publisher: policy.publisher, policy: policy, attestedApps: attested),
+                at: clock.now())
+        else { throw ProblemError.invalidRequest("an app \(input.clientId) exists already") }
+        try await audit.record(.adminAppSave, by: caller, clientId: policy.clientId)
+        if let (record, _) = registration {
+            try await store.saveOIDCClient(record)
+            try await audit.record(.adminOIDCClientSave, by: caller, clientId: policy.clientId)
         }
-        let secret = try await save(policy, client: client, by: caller)
         var app = try await get(input.clientId)
-        app.clientSecret = secret
+        app.clientSecret = registration?.secret
         return app
     }
 

@@ -3,4 +3,4 @@
 package typealias TouchstoneStore = AppStore & UserStore & EnrollmentStore & DeviceStore & ChallengeStore & LoginStore
     & SessionStore & ThrottleStore & ServerKeyStore & ConfirmationStore & WebLoginStore & LegacyKeyStore & PasskeyStore
     & AuditStore & HousekeepingStore & ProviderStore & RateLimitStore & NoticeStore & RecoveryStore
-    & PushStore & CIBAStore & AdminTokenStore & UserDirectoryStore & AppRemovalStore & WebhookStore
+    & PushStore & CIBAStore & AdminTokenStore & UserDirectoryStore & AdminAppStore & WebhookStore

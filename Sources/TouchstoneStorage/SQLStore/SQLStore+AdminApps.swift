@@ -2,6 +2,21 @@ import Foundation
 import SQLKit
 
 extension SQLStore {
+    package func createApp(_ app: AppRecord, at now: Date) async throws -> Bool {
+        let policy = try Self.json(app.policy)
+        let attested = app.attestedApps == AttestedApps() ? nil : try Self.json(app.attestedApps)
+        return try await provider.write { database in
+            try await database.raw(
+                """
+                INSERT INTO apps (client_id, publisher, policy, attested_apps, created_at)
+                VALUES (\(bind: app.clientId), \(bind: app.publisher), \(bind: policy), \(bind: attested),
+                        \(bind: now.storedSeconds))
+                ON CONFLICT (client_id) DO NOTHING RETURNING client_id
+                """
+            ).first() != nil
+        }
+    }
+
     package func deleteApp(clientId: String, at now: Date) async throws -> AppDeletion {
         try await provider.transaction { database in
             // The app's row is locked first, so that two deletions, or a deletion and a change, come one after the other.

@@ -93,6 +93,29 @@ import TouchstoneTestSupport
         }
     }
 
+    @Test func ofTwoCreationsOfOneClientIdOneSucceeds() async throws {
+        try await Harness.run { h in
+            let apps = h.admin.apps
+            let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
+                for publisher in ["first", "second", "third"] {
+                    group.addTask {
+                        do {
+                            return try await apps.create(
+                                AdminAppInput(clientId: "com.example.pay", publisher: publisher), by: .commandLine
+                            ).publisher
+                        } catch let refusal as ProblemError where refusal.code == .invalidRequest {
+                            return "refused"
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == "refused" }.count == 2, "\(outcomes)")
+            let winner = try #require(outcomes.first { $0 != "refused" })
+            #expect(try await apps.get("com.example.pay").publisher == winner)
+        }
+    }
+
     @Test func patchChangesWhatItNamesAndKeepsTheRest() async throws {
         try await Harness.run { h in
             let apps = h.admin.apps
