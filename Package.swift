@@ -115,7 +115,6 @@ let package = Package(
                 "TouchstoneAttestation",
                 "TouchstoneStorage",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -144,7 +143,6 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -321,7 +319,6 @@ let package = Package(
                 "TouchstoneDomain",
                 "TouchstoneHTTP",
                 "TouchstoneTestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         .testTarget(
