@@ -244,6 +244,9 @@ public final class TouchstoneRuntime: Sendable {
                 PingDelivery(
                     store: store, now: { [clock = environment.clock] in clock.now() }, logger: environment.logger,
                     after: prepared.waiter()),
+                WebhookDelivery(
+                    store: store, now: { [clock = environment.clock] in clock.now() }, logger: environment.logger,
+                    metrics: environment.metrics.factory, after: prepared.waiter()),
             ],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: environment.logger)

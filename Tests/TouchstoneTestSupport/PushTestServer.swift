@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A stand-in for APNs, FCM HTTP v1 and Google's OAuth token endpoint over HTTP/2 and TLS:
 /// `Tests/TouchstoneDeliveryTests/Scripts/push_server.py` (Python's h2, installed by `scripts/test`), with a test CA
 /// of its own. Give `serve` `--insecure-apns-url`/`--insecure-fcm-url` ``url`` and `--insecure-push-ca` ``caPEMPath``,
@@ -62,19 +56,14 @@ public final class PushTestServer {
     }
 
     /// `https://127.0.0.1:PORT`.
-    public let url: String
+    public var url: String { server.url }
     /// The test CA's certificate (PEM): trust it, and only in tests.
-    public let caPEMPath: String
-    public let directory: ScratchDirectory
-    private let process: Process
-    private let input: Pipe
+    public var caPEMPath: String { server.directory.path("ca.pem") }
+    public var directory: ScratchDirectory { server.directory }
+    private let server: ScriptServer
 
-    private init(url: String, directory: ScratchDirectory, process: Process, input: Pipe) {
-        self.url = url
-        self.caPEMPath = directory.path("ca.pem")
-        self.directory = directory
-        self.process = process
-        self.input = input
+    private init(server: ScriptServer) {
+        self.server = server
     }
 
     /// The test CA's certificate as text.
@@ -96,86 +85,32 @@ public final class PushTestServer {
         let behavioursPath = directory.path("behaviours.json")
         try JSONSerialization.data(withJSONObject: behaviours.mapValues(\.rawValue))
             .write(to: URL(fileURLWithPath: behavioursPath))
-        let script = TouchstoneExecutable.packageRoot.appendingPathComponent(
-            "Tests/TouchstoneDeliveryTests/Scripts/push_server.py")
-        let stdoutPath = directory.path("push-server.out")
-        let stderrPath = directory.path("push-server.err")
-        guard FileManager.default.createFile(atPath: stdoutPath, contents: nil),
-            FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        else { throw CocoaError(.fileWriteUnknown) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", script.path, directory.url.path, "--behaviours", behavioursPath, "--token-expires-in",
-            String(tokenExpiresIn),
-        ]
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
-        try ProcessLaunch.run(process)
-        let deadline = Date().addingTimeInterval(60)
-        while true {
-            let output = try TouchstoneExecutable.readText(stdoutPath)
-            if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("push-server listening ") }) {
-                return PushTestServer(
-                    url: String(line.dropFirst("push-server listening ".count)), directory: directory, process: process,
-                    input: input)
-            }
-            guard process.isRunning, Date() < deadline else {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                throw ServerProcess.StartFailure(
-                    description: "push_server.py did not start:\n\(output)\n\(try TouchstoneExecutable.readText(stderrPath))")
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        return PushTestServer(
+            server: try await ScriptServer.start(
+                script: "Tests/TouchstoneDeliveryTests/Scripts/push_server.py", directory: directory,
+                arguments: ["--behaviours", behavioursPath, "--token-expires-in", String(tokenExpiresIn)],
+                readyPrefix: "push-server listening "))
     }
 
     /// Every request received so far, in order.
     public func recorded() throws -> [RecordedRequest] {
-        let text = (try? String(contentsOfFile: directory.path("requests.jsonl"), encoding: .utf8)) ?? ""
-        return try text.split(separator: "\n").map { try JSONDecoder().decode(RecordedRequest.self, from: Data($0.utf8)) }
+        try server.recorded(as: RecordedRequest.self)
     }
 
     /// The requests received so far once there are at least `count` (whose path starts with `pathPrefix`), waiting
     /// up to `seconds`.
-    /// - Throws: ``NotReceived`` when they do not come in time.
+    /// - Throws: ``ScriptServer/NotReceived`` when they do not come in time.
     public func requests(atLeast count: Int, pathPrefix: String = "/", within seconds: Double = 30) async throws
         -> [RecordedRequest]
     {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            let requests = try recorded().filter { $0.path.hasPrefix(pathPrefix) }
-            if requests.count >= count { return requests }
-            guard Date() < deadline else { throw NotReceived(expected: count, received: requests) }
-            try await Task.sleep(for: .milliseconds(20))
+        try await server.requests(atLeast: count, as: RecordedRequest.self, within: seconds) {
+            $0.path.hasPrefix(pathPrefix)
         }
-    }
-
-    public struct NotReceived: Error, CustomStringConvertible {
-        public let expected: Int
-        public let received: [RecordedRequest]
-        public var description: String { "expected \(expected) requests, received \(received.count): \(received)" }
     }
 
     /// Stops the script and waits for it.
     public func stop() async {
-        try? input.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning, Date() < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
-
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        await server.stop()
     }
 }
 
