@@ -37,6 +37,34 @@ import TouchstoneTestSupport
         }
     }
 
+    /// Admin requests are traced as public ones are (PROTOCOL "Traces"): a server span named after the route's pattern,
+    /// never the token or the query.
+    @Test func anAdminRequestIsAServerSpanNamedAfterItsRoute() async throws {
+        let adminPort = try FreePort.claim()
+        try await withOTLPReceiver { receiver in
+            try await withServer(
+                ["--admin-port", "\(adminPort)", "--otel-endpoint", receiver.url], environment: TraceExportTests.quickExport
+            ) { server, _ in
+                let token = try #require(try await server.admin(["token", "create", "ops", "--scope", "read"]).stdoutLines.last)
+                let admin = WireClient(baseURL: try #require(URL(string: "http://127.0.0.1:\(adminPort)")))
+                let app = try await Self.firstAnswer {
+                    try await admin.get(
+                        "/admin/v1/apps/com.example.demo?secret=\(TraceExportTests.querySecret)",
+                        headers: ["Authorization": "Bearer \(token)"])
+                }
+                #expect(app.status == 200, "\(app)")
+
+                let spans = try await receiver.spans(until: { $0.name == "GET /admin/v1/apps/{clientId}" })
+                let span = try #require(spans.first { $0.name == "GET /admin/v1/apps/{clientId}" })
+                #expect(span.kind == "SERVER" && Set(span.attributes.keys) == TraceExportTests.serverSpanAttributes, "\(span)")
+                #expect(span.attributes["url.path"] == .string("/admin/v1/apps/com.example.demo"))
+                #expect(span.attributes["http.response.status_code"] == .int(200))
+                TraceExportTests.expectNothingSecret(in: spans)
+                #expect(!spans.contains { $0.texts.contains { $0.contains(token) } }, "the admin token in \(spans)")
+            }
+        }
+    }
+
     @Test(arguments: ["--port", "--metrics-port"])
     func theAdminPortCannotBeThePublicOrTheMetricsOne(option: String) async throws {
         let directory = try ScratchDirectory()

@@ -5,12 +5,13 @@ import TouchstoneDomain
 import TouchstoneProtocol
 
 /// The admin API (`/admin/v1/*`, PROTOCOL "Administration API"), served on the admin listener only: the middleware of
-/// the public API that fits an operator's client (request ids, metrics, the request log, security headers,
-/// problem answers), the admin token's check, then the routes by area.
+/// the public API that fits an operator's client (server spans, request ids, metrics, the request log, security
+/// headers, problem answers), the admin token's check, then the routes by area.
 package enum AdminRouter {
     /// The router over `services`.
     package static func build(services: Services) -> Router<AdminRequestContext> {
         let router = Router(context: AdminRequestContext.self)
+        router.add(middleware: RequestSpanMiddleware())
         router.add(middleware: RequestIdMiddleware())
         router.add(middleware: MetricsMiddleware(factory: services.environment.metrics.factory))
         router.add(middleware: RequestLogMiddleware())
