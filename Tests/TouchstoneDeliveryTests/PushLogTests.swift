@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 import Testing
 import TouchstoneProtocol
 import TouchstoneStorage
@@ -11,28 +10,6 @@ import TouchstoneTestSupport
 /// What the clients log of a push that did not go through: its id, provider and the service's reason, never the
 /// device token or a credential.
 @Suite struct PushLogTests {
-    /// Keeps every line logged through it.
-    struct RecordingLogHandler: LogHandler {
-        final class Lines: Sendable {
-            private let lines = Mutex<[String]>([])
-            var all: [String] { lines.withLock { $0 } }
-            func append(_ line: String) { lines.withLock { $0.append(line) } }
-        }
-
-        let lines: Lines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            lines.append("\(event.level) \(event.message) \(metadata.merging(event.metadata ?? [:]) { $1 })")
-        }
-    }
-
     @Test func aRefusedPushIsLoggedWithItsReasonAndNeverItsTokenOrCredentials() async throws {
         let gone = PushFixture.apnsToken(20)
         let refused = PushFixture.apnsToken(21)

@@ -46,14 +46,21 @@ import TouchstoneTestSupport
         }
     }
 
-    /// A webhook to `url` with its test event queued, and a sender of the outbox through `gateway`.
-    func makeScene(_ h: Harness, url: String, gateway: any WebhookGateway) async throws -> Scene {
+    /// Answers every host with one address.
+    struct OneAddressResolver: HostResolver {
+        let address: [UInt8]
+
+        func addresses(of host: String) async throws -> [[UInt8]] { [address] }
+    }
+
+    /// A webhook to `url` with its test event queued, and a sender of the outbox through `gateway` that logs to
+    /// `logger` (nowhere by default).
+    func makeScene(_ h: Harness, url: String, gateway: any WebhookGateway, logger: Logger? = nil) async throws -> Scene {
+        let logger = logger ?? Logger(label: "webhooks") { _ in SwiftLogNoOpLogHandler() }
         let webhook = try await h.runtime.services.webhooks.create(
             WebhookInput(url: url, events: ["pin.locked"]), by: .commandLine)
         try await h.runtime.services.webhooks.test(webhook.webhookId, by: .commandLine)
         let registry = PrometheusCollectorRegistry()
-        var logger = Logger(label: "webhooks")
-        logger.logLevel = .critical
         let courier = WebhookCourier(
             store: h.store, gateway: gateway, now: { [clock = h.clock] in clock.now() }, logger: logger,
             metrics: PrometheusMetricsFactory(registry: registry))
@@ -150,6 +157,30 @@ import TouchstoneTestSupport
                 #expect(try await scene.sender.sendDue() == 1, "after \(wait) s")
             }
             #expect(scene.count("delivered") == 1 && scene.count("retried") == 2)
+        }
+    }
+
+    /// The link-local rule at delivery: the host now resolves to a link-local address (it did not at creation), so the
+    /// try is refused, counted as failed and logged with its ids and reason, never the URL's path or query, the secret
+    /// or the body.
+    @Test func aDeliveryToAHostThatNowResolvesLinkLocalIsRefusedAndLoggedWithoutSecrets() async throws {
+        try await Harness.run { h in
+            let lines = RecordingLogHandler.Lines()
+            let scene = try await makeScene(
+                h, url: "https://localhost/hooks/private-path?key=receiver-secret",
+                gateway: try WebhookClient(resolver: OneAddressResolver(address: [169, 254, 169, 254])),
+                logger: Logger(label: "webhooks") { _ in RecordingLogHandler(lines: lines) })
+            #expect(try await scene.sender.sendDue() == 1)
+            #expect(scene.count("retried") == 1 && scene.count("delivered") == 0)
+            #expect(try await h.store.webhookOutbox.queuedCount() == 1)
+            let logged = lines.all.joined(separator: "\n")
+            for expected in ["webhook to be retried", "link-local", scene.webhook.webhookId, "webhook.test"] {
+                #expect(logged.contains(expected), "\(expected) in \(logged)")
+            }
+            let secretBase64 = String(scene.webhook.secret.dropFirst("whsec_".count))
+            for secret in ["private-path", "receiver-secret", secretBase64, "{\"type\":"] {
+                #expect(!logged.contains(secret), "\(secret) logged: \(logged)")
+            }
         }
     }
 }
