@@ -6,9 +6,9 @@ import TouchstoneProtocol
 
 /// One webhook POST over HTTP/1.1 to exactly the address it checked: it resolves the host itself, refuses the host
 /// when an address of it is link-local, and connects to one of the addresses it checked (no second lookup between the
-/// check and the connection, so DNS rebinding cannot slip a link-local address in). Over `https` the certificate is
-/// verified against the URL's host name, which is also the TLS server name. Redirects are answers like any other:
-/// never followed.
+/// check and the connection, so DNS rebinding cannot slip a link-local address in). Over `https` the URL's host name
+/// is the TLS server name and the certificate must chain to a trusted root and name it (NIOSSL's check, which also
+/// takes a certificate naming the address connected to). Redirects are answers like any other: never followed.
 struct WebhookConnection: Sendable {
     let resolver: any HostResolver
     /// The client TLS context: the system's roots, and in tests a test CA.
