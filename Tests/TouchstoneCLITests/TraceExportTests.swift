@@ -6,8 +6,8 @@ import TouchstoneTestSupport
 /// `serve --otel-endpoint` (PROTOCOL "Traces"): the spans reach an OTLP/HTTP receiver that decodes them with
 /// opentelemetry-proto (``OTLPReceiver``). A server span per request named after its route's pattern with exactly the
 /// five attributes and never the query, a bare `METHOD` for a request no route matched, an incoming `traceparent`
-/// continued, a child span per database transaction on both stores, a client span per push; and nothing sent
-/// without the flag.
+/// continued, a child span per database transaction on both stores, a client span per push and per webhook; and
+/// nothing sent without the flag.
 @Suite struct TraceExportTests {
     /// Batches every 100 ms (OpenTelemetry's `OTEL_BSP_SCHEDULE_DELAY`, in milliseconds) instead of every 5 s.
     static let quickExport = ["OTEL_BSP_SCHEDULE_DELAY": "100"]
@@ -118,6 +118,41 @@ import TouchstoneTestSupport
                     for span in spans {
                         for text in span.texts {
                             #expect(!text.contains(PushDeliveryTests.token) && !text.contains("/3/device"), "\(span)")
+                        }
+                    }
+                    Self.expectNothingSecret(in: spans)
+                }
+            }
+        }
+    }
+
+    @Test func aWebhookIsAClientSpanWithoutItsURLsPathQueryOrSecret() async throws {
+        try await withWebhookReceiver { hooks in
+            try await withOTLPReceiver { receiver in
+                let adminPort = try FreePort.claim()
+                try await withServer(
+                    ["--admin-port", "\(adminPort)", "--otel-endpoint", receiver.url], environment: Self.quickExport
+                ) { server, _ in
+                    let path = "/hooks/traced?sig=\(Self.querySecret)"
+                    let api = try await WebhookDeliveryTests.AdminAPI(
+                        port: adminPort, database: server.database, in: server.directory)
+                    let hook = try await api.createWebhook(url: hooks.url + path, events: ["user.reset"])
+                    try await api.test(hook)
+                    _ = try await hooks.requests(atLeast: 1, path: path)
+
+                    let spans = try await receiver.spans(until: { $0.name == "POST webhook" })
+                    let delivery = try #require(spans.first { $0.name == "POST webhook" })
+                    let hooksURL = try #require(URLComponents(string: hooks.url))
+                    #expect(delivery.kind == "CLIENT")
+                    #expect(
+                        delivery.attributes == [
+                            "touchstone.outbound": .string("webhook"), "http.request.method": .string("POST"),
+                            "server.address": .string(try #require(hooksURL.host)),
+                            "server.port": .int(try #require(hooksURL.port)), "http.response.status_code": .int(200),
+                        ], "\(delivery)")
+                    for span in spans {
+                        for text in span.texts {
+                            #expect(!text.contains("/hooks") && !text.contains(hook.secret), "\(span)")
                         }
                     }
                     Self.expectNothingSecret(in: spans)
