@@ -34,6 +34,18 @@ import TouchstoneTestSupport
             }
             // And the admin port serves no public route.
             #expect(try await admin.get("/healthz").status == 404)
+
+            // A change through the API is audited as the token that made it, and `admin audit --json` names it.
+            let writer = try #require(
+                try await server.admin(["token", "create", "ops-writer", "--scope", "write"]).stdoutLines.last)
+            let key = try await admin.post(
+                "/admin/v1/apps/com.example.demo/api-keys", [String: String](), headers: ["Authorization": "Bearer \(writer)"])
+            #expect(key.status == 201, "\(key)")
+            let audit = try await server.admin(["audit", "--json"])
+            let listed = try JSONSerialization.jsonObject(with: Data(audit.stdout.utf8)) as? [String: Any]
+            let events = try #require(listed?["events"] as? [[String: Any]], "\(audit)")
+            let keyEvent = try #require(events.first { $0["event"] as? String == "admin.api_key.create" }, "\(audit)")
+            #expect(keyEvent["actor"] as? String == "admin_token" && keyEvent["actorName"] as? String == "ops-writer")
         }
     }
 

@@ -35,7 +35,8 @@ struct Audit: AsyncParsableCommand {
 }
 
 extension Audit {
-    /// An event as `audit --json` shows it: the actor by its kind alone.
+    /// An event as `audit --json` shows it: the actor's kind, and the admin token's name for a change made through the
+    /// admin API.
     struct Line: Encodable {
         var at: Date
         var event: AuditEventType
@@ -48,6 +49,7 @@ extension Audit {
         var requestId: String?
         var userAgent: String?
         var actor: String?
+        var actorName: String?
 
         init(_ event: AuditEvent) {
             at = event.at
@@ -61,6 +63,7 @@ extension Audit {
             requestId = event.requestId
             userAgent = event.userAgent
             actor = event.actor?.kind.rawValue
+            actorName = event.actor?.name
         }
     }
 }
