@@ -150,7 +150,7 @@ import TouchstoneTestSupport
             #expect(access["txn"] as? String == txn)
             let details = try JSONSerialization.data(withJSONObject: try #require(access["authorization_details"]))
             #expect(try StrictJSONParser.parse(Array(details)) == sent)
-            let idToken = try await h.verifiedIDToken(try #require(tokens.idToken)).claims
+            let idToken = try await h.verifiedIDToken(tokens.idToken).claims
             #expect(idToken["txn"] as? String == txn)
             #expect(idToken["acr"] as? String == "aal2")
         }
