@@ -6,9 +6,9 @@ extension SQLStore {
         switch match {
         case .all: break
         case .username(let username): conditions.append("username = \(bind: username)")
-        // By characters, not LIKE: `%` and `_` in the prefix are themselves.
+        // By code points (as SQL counts characters), not LIKE: `%` and `_` in the prefix are themselves.
         case .prefix(let prefix):
-            conditions.append("substr(username, 1, CAST(\(bind: prefix.count) AS INTEGER)) = \(bind: prefix)")
+            conditions.append("substr(username, 1, CAST(\(bind: prefix.unicodeScalars.count) AS INTEGER)) = \(bind: prefix)")
         }
         if let after { conditions.append("username > \(bind: after)") }
         let clause: SQLQueryString =

@@ -56,6 +56,9 @@ import TouchstoneTestSupport
             #expect(prefixed.map(\.count) == [2, 1] && Set(prefixed.joined()) == ["an_a", "ana", "anna"], "\(prefixed)")
             #expect(try await allPages(h, prefix: "an_", limit: 5) == [["an_a"]])
             #expect(try await allPages(h, prefix: "x", limit: 5) == [[]])
+            // A prefix is compared by code points, as SQL counts them: "jose" + a combining acute accent is five.
+            try await addUsers(h, ["jose\u{301}"])
+            #expect(try await allPages(h, prefix: "jose\u{301}", limit: 5) == [["jose\u{301}"]])
 
             // JSON: `next` is null on the last page.
             let last = try await h.admin.users.users(username: "ana", prefix: nil, limit: nil, cursor: nil)
