@@ -93,6 +93,26 @@ import TouchstoneTestSupport
         }
     }
 
+    /// A lookup that never answers ends the try at its timeout too: the try stays within its bound, and within its
+    /// claim's lease, whatever DNS does.
+    @Test func aLookupThatDoesNotAnswerWithinTheTimeoutIsRetried() async throws {
+        struct SilentResolver: HostResolver {
+            func addresses(of host: String) async throws -> [[UInt8]] {
+                try await Task.sleep(for: .seconds(60))
+                return []
+            }
+        }
+        try await withWebhookReceiver { receiver in
+            let client = try WebhookClient(resolver: SilentResolver(), answerTimeout: .seconds(1))
+            let delivery = WebhookFixture.delivery(
+                to: WebhookFixture.url(receiver, path: "/hooks/a"), secret: WebhookFixture.secret())
+            let started = ContinuousClock.now
+            #expect(await client.send(delivery, at: Date()) == .retry(reason: "timeout", retryAfter: nil))
+            #expect(started.duration(to: .now) < .seconds(30))
+            #expect(try receiver.recorded().isEmpty)
+        }
+    }
+
     /// A host that resolves to a link-local address besides its own is refused before any connection: the receiver,
     /// reachable at the other address, hears nothing.
     @Test(arguments: [

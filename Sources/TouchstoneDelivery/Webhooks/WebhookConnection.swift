@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import Synchronization
 import TouchstoneProtocol
 
 /// One webhook POST over HTTP/1.1 to exactly the address it checked: it resolves the host itself, refuses the host
@@ -24,7 +25,10 @@ struct WebhookConnection: Sendable {
         let deadline = NIODeadline.now() + TimeAmount(answerTimeout)
         let addresses: [[UInt8]]
         do {
-            addresses = try await resolver.addresses(of: target.host)
+            guard let found = try await lookUp(target.host, within: answerTimeout) else {
+                return .noAnswer(reason: "timeout")
+            }
+            addresses = found
         } catch {
             return .noAnswer(reason: "the host does not resolve")
         }
@@ -53,6 +57,29 @@ struct WebhookConnection: Sendable {
             return await exchange(on: channel, head: head, body: body, deadline: deadline)
         }
         return .noAnswer(reason: "no connection")
+    }
+
+    /// The host's addresses, or `nil` when the lookup takes longer than `timeout`, so that a try stays within its
+    /// bound (and well within its claim's lease) whatever DNS does. `getaddrinfo` cannot be cancelled: a lookup that
+    /// outlasts the timeout finishes unheard on its own thread.
+    private func lookUp(_ host: String, within timeout: Duration) async throws -> [[UInt8]]? {
+        let first = FirstAnswer<[[UInt8]]?>()
+        let resolver = resolver
+        return try await withCheckedThrowingContinuation { continuation in
+            first.wait(continuation)
+            let timer = Task {
+                try await Task.sleep(for: timeout)
+                first.give(.success(nil))
+            }
+            Task {
+                do {
+                    first.give(.success(try await resolver.addresses(of: host)))
+                } catch {
+                    first.give(.failure(error))
+                }
+                timer.cancel()
+            }
+        }
     }
 
     /// A connection to `address`, with TLS (`serverName` as SNI and the name its certificate must hold, or the
@@ -111,5 +138,18 @@ struct WebhookConnection: Sendable {
     private static func authority(of target: WebhookTarget) -> String {
         let name = target.host.contains(":") ? "[\(target.host)]" : target.host
         return target.port == (target.scheme == "https" ? 443 : 80) ? name : "\(name):\(target.port)"
+    }
+}
+
+/// Resumes a continuation with whichever answer comes first; later ones are dropped.
+private final class FirstAnswer<Value: Sendable>: Sendable {
+    private let waiting = Mutex<CheckedContinuation<Value, any Error>?>(nil)
+
+    func wait(_ continuation: CheckedContinuation<Value, any Error>) {
+        waiting.withLock { $0 = continuation }
+    }
+
+    func give(_ answer: Result<Value, any Error>) {
+        waiting.withLock { $0.take() }?.resume(with: answer)
     }
 }
