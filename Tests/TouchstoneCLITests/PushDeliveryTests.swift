@@ -184,15 +184,7 @@ import TouchstoneTestSupport
                 let scratch = try ScratchDirectory()
                 // One issuer, the `aud` of the devices' tokens, as instances behind a load balancer share.
                 let arguments = ["--database", database, "--issuer", "http://localhost:8080"] + Self.pushOptions(apns)
-                let a = try await ServerProcess.start(arguments)
-                let b: ServerProcess
-                do {
-                    b = try await ServerProcess.start(arguments)
-                } catch {
-                    await a.stop()
-                    throw error
-                }
-                do {
+                try await withServers(arguments, arguments) { a, b in
                     try await Self.configureAPNs(database: database, in: scratch)
                     let clientA = WireClient(baseURL: a.baseURL)
                     let clientB = WireClient(baseURL: b.baseURL)
@@ -224,10 +216,6 @@ import TouchstoneTestSupport
                     #expect(pushes.compactMap { $0.headers["apns-collapse-id"] }.sorted() == asked.sorted())
                     #expect(await a.stop() == 0)
                     #expect(await b.stop() == 0)
-                } catch {
-                    await a.stop()
-                    await b.stop()
-                    throw error
                 }
             }
         }

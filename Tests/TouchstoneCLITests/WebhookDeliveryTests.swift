@@ -112,15 +112,10 @@ import TouchstoneTestSupport
             try await TestDatabase.with(.postgres) { database in
                 let scratch = try ScratchDirectory()
                 let ports = [try FreePort.claim(), try FreePort.claim()]
-                let a = try await ServerProcess.start(["--database", database, "--admin-port", "\(ports[0])"])
-                let b: ServerProcess
-                do {
-                    b = try await ServerProcess.start(["--database", database, "--admin-port", "\(ports[1])"])
-                } catch {
-                    await a.stop()
-                    throw error
-                }
-                do {
+                try await withServers(
+                    ["--database", database, "--admin-port", "\(ports[0])"],
+                    ["--database", database, "--admin-port", "\(ports[1])"]
+                ) { a, b in
                     let path = "/hooks/twice"
                     let apis = [
                         try await AdminAPI(port: ports[0], database: database, in: scratch),
@@ -141,10 +136,6 @@ import TouchstoneTestSupport
                     #expect(requests.allSatisfy { $0.verification == .verified }, "\(requests)")
                     #expect(await a.stop() == 0)
                     #expect(await b.stop() == 0)
-                } catch {
-                    await a.stop()
-                    await b.stop()
-                    throw error
                 }
             }
         }

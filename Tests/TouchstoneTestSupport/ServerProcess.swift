@@ -189,3 +189,28 @@ public func withServer<T>(
         throw error
     }
 }
+
+/// Runs `body` with two servers started one after the other (`argumentsA`, then `argumentsB`), as two instances of one
+/// deployment; both are stopped whatever happens (`stop()` may be called again in `body`, e.g. to check the status).
+public func withServers<T>(
+    _ argumentsA: [String], _ argumentsB: [String], _ body: (ServerProcess, ServerProcess) async throws -> T
+) async throws -> T {
+    let a = try await ServerProcess.start(argumentsA)
+    let b: ServerProcess
+    do {
+        b = try await ServerProcess.start(argumentsB)
+    } catch {
+        await a.stop()
+        throw error
+    }
+    do {
+        let result = try await body(a, b)
+        await a.stop()
+        await b.stop()
+        return result
+    } catch {
+        await a.stop()
+        await b.stop()
+        throw error
+    }
+}
